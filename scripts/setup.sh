@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what the build needs, idempotently: a project virtualenv (.venv/) holding
+# torch==2.13.0 (the LibTorch that tch 0.26 links against). A second run does nothing.
+# Prints the environment to export, for use as: eval "$(scripts/setup.sh)".
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+venv="$root/.venv"
+torch_version="2.13.0"
+python="${PYTHON:-python3}"
+
+if [ ! -x "$venv/bin/python" ]; then
+  echo "setup: creating virtualenv $venv" >&2
+  "$python" -m venv "$venv" >&2
+fi
+if ! "$venv/bin/python" -c "import torch, sys; sys.exit(0 if torch.__version__.split('+')[0] == '$torch_version' else 1)" 2>/dev/null; then
+  echo "setup: installing torch==$torch_version into $venv (one time, a few minutes)" >&2
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "torch==$torch_version" >&2
+fi
+torch_lib="$("$venv/bin/python" -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "lib"))' 2>/dev/null)"
+echo "export LIBTORCH_USE_PYTORCH=1"
+echo "export PYTHON_SYS_EXECUTABLE=\"$venv/bin/python\""
+echo "export VIRTUAL_ENV=\"$venv\""
+echo "export PATH=\"$venv/bin:\$PATH\""
+echo "export SHOGI_ZERO_TORCH_LIB=\"$torch_lib\""

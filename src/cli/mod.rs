@@ -1,0 +1,78 @@
+//! The command line: one module per command. Every command turns its raw arguments into
+//! validated values first; any error ends the program with exit code 2.
+
+mod bench;
+mod perft;
+mod selfcheck;
+mod show;
+
+use std::process::ExitCode;
+
+use anyhow::{bail, Context};
+use clap::{Args, Parser, Subcommand};
+
+use crate::rules::{Game, GameRules, Position, VariantId};
+
+/// Self-play reinforcement learning for shogi and its large historical variants.
+#[derive(Debug, Parser)]
+#[command(name = "shogi-zero", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Count legal move sequences to a depth (the last line of output is the total).
+    Perft(perft::PerftArgs),
+    /// Print a position: board, side to move, hands and legal moves.
+    Show(show::ShowArgs),
+    /// Run a benchmark.
+    Bench(bench::BenchArgs),
+    /// Check the move generator of every variant against the reference perft counts.
+    Selfcheck(selfcheck::SelfcheckArgs),
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Perft(args) => perft::run(args),
+        Command::Show(args) => show::run(args),
+        Command::Bench(args) => bench::run(args),
+        Command::Selfcheck(args) => selfcheck::run(args),
+    }
+}
+
+/// Selects a position: a variant, an optional start position and moves played from it.
+#[derive(Debug, Args)]
+pub struct PositionArgs {
+    /// Variant name (shogi, heian-dai-shogi).
+    #[arg(long)]
+    pub variant: String,
+    /// Start position in (generalised) SFEN instead of the variant's start position.
+    #[arg(long)]
+    pub sfen: Option<String>,
+    /// Moves in coordinate notation, separated by spaces, played from the start position.
+    #[arg(long, default_value = "")]
+    pub moves: String,
+}
+
+impl PositionArgs {
+    /// The game reached by playing the moves from the start position.
+    pub fn game(&self) -> anyhow::Result<Game> {
+        let id: VariantId = self.variant.parse()?;
+        let start = match &self.sfen {
+            None => Position::start(id),
+            Some(text) => crate::rules::notation::sfen::parse(id.variant(), text)
+                .with_context(|| format!("cannot read --sfen '{text}'"))?,
+        };
+        let mut game = Game::new(start, GameRules::default_for(id.variant()));
+        for (i, text) in self.moves.split_whitespace().enumerate() {
+            if let Err(e) = game.play_text(text) {
+                bail!("move {} of --moves ('{text}'): {e}", i + 1);
+            }
+        }
+        Ok(game)
+    }
+}

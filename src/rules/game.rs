@@ -1,0 +1,273 @@
+//! [`Game`]: a position with its history, and the rules that need history or end the game:
+//! repetition and perpetual check, the 27-point declaration, royal capture, bare king,
+//! no legal move and the ply cap.
+
+use super::geometry::Color;
+use super::moves::{Move, MoveList};
+use super::notation::coord::{self, MoveError};
+use super::position::Position;
+use super::variant::{Legality, Variant};
+
+/// Settings of a game that are not rules of the variant.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct GameRules {
+    /// After this many plies the game is drawn.
+    pub ply_cap: u32,
+    /// Whether the 27-point declaration is offered (only where the variant has it).
+    pub declaration: bool,
+}
+
+impl GameRules {
+    /// The variant's defaults (shogi: 512 plies, declaration on; Heian dai: 1000 plies).
+    pub fn default_for(v: &Variant) -> GameRules {
+        GameRules { ply_cap: v.spec.default_ply_cap, declaration: v.spec.declaration }
+    }
+}
+
+/// Why a game ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum EndReason {
+    /// The side to move is in check and has no legal move.
+    Checkmate,
+    /// The side to move has no legal move and is not in check.
+    NoLegalMove,
+    /// The last royal piece was captured.
+    RoyalCaptured,
+    /// The loser's king was left alone (Heian dai shogi), or both kings were (a draw).
+    BareKing,
+    /// Fourth occurrence of a position.
+    Repetition,
+    /// Fourth occurrence of a position while one side checked on every move of the cycle.
+    PerpetualCheck,
+    /// A valid 27-point declaration.
+    Declaration,
+    /// The ply cap was reached.
+    PlyCap,
+}
+
+/// How a game ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Color>,
+    pub reason: EndReason,
+}
+
+/// Why a move could not be played in a game.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    #[error("the game is over ({0:?})")]
+    GameOver(Outcome),
+    #[error(transparent)]
+    Move(#[from] MoveError),
+}
+
+/// A game in progress: start position, moves played, and the outcome once it has ended.
+#[derive(Clone, Debug)]
+pub struct Game {
+    rules: GameRules,
+    start: Position,
+    position: Position,
+    moves: Vec<Move>,
+    /// Hash of the position after each ply, the start position first.
+    hashes: Vec<u64>,
+    /// For each move played, whether it left the opponent's king attacked.
+    checks: Vec<bool>,
+    outcome: Option<Outcome>,
+}
+
+impl Game {
+    /// A game from `start` under `rules`.
+    pub fn new(start: Position, rules: GameRules) -> Game {
+        let mut game = Game {
+            rules,
+            position: start.clone(),
+            hashes: vec![start.hash()],
+            start,
+            moves: Vec::new(),
+            checks: Vec::new(),
+            outcome: None,
+        };
+        game.outcome = game.no_move_outcome();
+        game
+    }
+
+    /// The rules this game is played under.
+    pub fn rules(&self) -> GameRules {
+        self.rules
+    }
+
+    /// The start position.
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The moves played so far.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// How the game ended, once it has.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// The legal moves now, including the declaration where it is valid; none once the game is over.
+    pub fn legal_moves(&self) -> MoveList {
+        if self.outcome.is_some() {
+            return MoveList::new();
+        }
+        let mut moves = self.position.legal_moves();
+        if self.can_declare() {
+            moves.push(Move::Declare);
+        }
+        moves
+    }
+
+    /// Reads a move in coordinate notation and plays it.
+    pub fn play_text(&mut self, text: &str) -> Result<Move, PlayError> {
+        let mv = coord::parse_unchecked(self.position.variant(), text)?;
+        self.play(mv).map_err(|e| match e {
+            PlayError::Move(MoveError::Illegal { .. }) => PlayError::Move(MoveError::Illegal { text: text.to_string() }),
+            other => other,
+        })?;
+        Ok(mv)
+    }
+
+    /// Plays a move if it is legal, then decides whether the game has ended.
+    pub fn play(&mut self, mv: Move) -> Result<(), PlayError> {
+        if let Some(outcome) = self.outcome {
+            return Err(PlayError::GameOver(outcome));
+        }
+        let legal = match mv {
+            Move::Declare => self.can_declare(),
+            _ => self.position.is_legal(mv),
+        };
+        if !legal {
+            return Err(MoveError::Illegal { text: coord::write(self.position.variant(), mv) }.into());
+        }
+        let mover = self.position.side_to_move();
+        self.moves.push(mv);
+        if mv == Move::Declare {
+            self.outcome = Some(Outcome { winner: Some(mover), reason: EndReason::Declaration });
+            return Ok(());
+        }
+        self.position.make(mv);
+        self.hashes.push(self.position.hash());
+        self.checks.push(self.position.in_check(mover.opponent()));
+        self.outcome = self.decide(mover);
+        Ok(())
+    }
+
+    /// The outcome after `mover` has moved, if the game has ended.
+    fn decide(&self, mover: Color) -> Option<Outcome> {
+        let pos = &self.position;
+        let v = pos.variant();
+        let opponent = mover.opponent();
+        let win = |reason| Some(Outcome { winner: Some(mover), reason });
+        let draw = |reason| Some(Outcome { winner: None, reason });
+        if v.spec.legality == Legality::RoyalCapture && pos.royal_count(opponent) == 0 {
+            return win(EndReason::RoyalCaptured);
+        }
+        if v.spec.bare_king && pos.royal_count(opponent) > 0 && pos.non_royal_count(opponent) == 0 {
+            return match pos.non_royal_count(mover) {
+                0 => draw(EndReason::BareKing),
+                1 if self.bare_back_possible(mover) => draw(EndReason::BareKing),
+                _ => win(EndReason::BareKing),
+            };
+        }
+        if let Some(outcome) = self.repetition_outcome() {
+            return Some(outcome);
+        }
+        if let Some(outcome) = self.no_move_outcome() {
+            return Some(outcome);
+        }
+        (self.moves.len() >= self.rules.ply_cap as usize).then_some(Outcome { winner: None, reason: EndReason::PlyCap })
+    }
+
+    /// Whether the bared opponent's king stands next to `mover`'s only non-royal piece.
+    fn bare_back_possible(&self, mover: Color) -> bool {
+        let pos = &self.position;
+        let g = &pos.variant().geometry;
+        let Some(king) = pos.royal_square(mover.opponent()) else { return false };
+        let (kx, ky) = g.xy(king);
+        pos.pieces().any(|(sq, p)| {
+            let (x, y) = g.xy(sq);
+            p.color == mover && !pos.variant().piece_spec(p.ptype).royal && x.abs_diff(kx) <= 1 && y.abs_diff(ky) <= 1
+        })
+    }
+
+    /// The side to move loses when it has no legal move (checkmate or otherwise).
+    fn no_move_outcome(&self) -> Option<Outcome> {
+        let pos = &self.position;
+        if pos.has_legal_move() {
+            return None;
+        }
+        let loser = pos.side_to_move();
+        let reason = match pos.variant().spec.legality {
+            Legality::SelfCheckIllegal if pos.in_check(loser) => EndReason::Checkmate,
+            Legality::RoyalCapture if pos.royal_count(loser) == 0 => EndReason::RoyalCaptured,
+            _ => EndReason::NoLegalMove,
+        };
+        Some(Outcome { winner: Some(loser.opponent()), reason })
+    }
+
+    /// Fourth occurrence of the current position: a draw, or a loss for a player who gave
+    /// check with every one of his moves since the first occurrence.
+    fn repetition_outcome(&self) -> Option<Outcome> {
+        let now = self.hashes.len() - 1;
+        let current = self.hashes[now];
+        let occurrences: Vec<usize> = (0..=now).filter(|&i| self.hashes[i] == current).collect();
+        if occurrences.len() < 4 {
+            return None;
+        }
+        let first = occurrences[occurrences.len() - 4];
+        // Move k (1-based) leads from hashes[k - 1] to hashes[k]; its mover alternates from the
+        // start position's side to move.
+        let start_side = self.start.side_to_move();
+        let checked_throughout = |color: Color| {
+            (first + 1..=now)
+                .filter(|k| (if (k - 1) % 2 == 0 { start_side } else { start_side.opponent() }) == color)
+                .all(|k| self.checks[k - 1])
+        };
+        let (black, white) = (checked_throughout(Color::Black), checked_throughout(Color::White));
+        let outcome = match (black, white) {
+            (true, false) => Outcome { winner: Some(Color::White), reason: EndReason::PerpetualCheck },
+            (false, true) => Outcome { winner: Some(Color::Black), reason: EndReason::PerpetualCheck },
+            _ => Outcome { winner: None, reason: EndReason::Repetition },
+        };
+        Some(outcome)
+    }
+
+    /// Whether the side to move may declare a win now (shogi §8.4): king in the enemy camp, not
+    /// in check, at least 10 other own pieces in the camp, and at least 28 (Black) or 27
+    /// (White) points from those pieces plus the hand, rook and bishop counting 5, others 1.
+    pub fn can_declare(&self) -> bool {
+        let pos = &self.position;
+        let v = pos.variant();
+        if !(self.rules.declaration && v.spec.declaration) || self.outcome.is_some() {
+            return false;
+        }
+        let us = pos.side_to_move();
+        let Some(king) = pos.royal_square(us) else { return false };
+        if !v.in_zone(king, us) || pos.in_check(us) {
+            return false;
+        }
+        let in_camp: Vec<_> = pos
+            .pieces()
+            .filter(|&(sq, p)| p.color == us && !v.piece_spec(p.ptype).royal && v.in_zone(sq, us))
+            .collect();
+        let board_points: u32 = in_camp.iter().map(|(_, p)| v.piece_spec(p.ptype).points as u32).sum();
+        let hand_points: u32 = v.hand_types.iter().map(|&t| pos.hand(us, t) as u32 * v.piece_spec(t).points as u32).sum();
+        let needed = match us {
+            Color::Black => 28,
+            Color::White => 27,
+        };
+        in_camp.len() >= 10 && board_points + hand_points >= needed
+    }
+}

@@ -1,0 +1,20 @@
+//! The rules core: variants as data, positions, legal moves, notation, game results and perft.
+//! Depends on nothing else in the crate.
+
+pub mod game;
+pub mod geometry;
+mod movegen;
+pub mod moves;
+pub mod notation;
+pub mod perft;
+pub mod piece;
+pub mod position;
+pub mod variant;
+pub mod variants;
+
+pub use game::{EndReason, Game, GameRules, Outcome};
+pub use geometry::{Color, Square};
+pub use moves::{Move, MoveList};
+pub use piece::{Piece, PieceType};
+pub use position::Position;
+pub use variant::{Variant, VariantId};

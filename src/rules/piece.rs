@@ -1,0 +1,199 @@
+//! Pieces and how piece movement is described as data.
+//!
+//! A variant's piece table lists piece *types*; each type has an unpromoted face and, when it
+//! promotes, a promoted face. A face's movement is a [`Movement`]: rides (steps, limited-range
+//! and unlimited slides along directions) plus leaps (jumps to a fixed offset). Directions are
+//! written for Black as `(dx, forward)` and mirrored for White; every piece is left-right
+//! symmetric, so the sign of `dx` never matters.
+
+use super::geometry::Color;
+
+/// Index of a piece type in its variant's piece table.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PieceType(pub u8);
+
+impl PieceType {
+    /// The index into the variant's piece table.
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A piece as it stands on a square: owner, type and whether it is promoted.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Piece {
+    pub color: Color,
+    pub ptype: PieceType,
+    pub promoted: bool,
+}
+
+/// The content of one mailbox cell, packed into a byte: [`Cell::EMPTY`], [`Cell::WALL`] or a
+/// piece (`1 + kind + 128 * colour`, where `kind = 2 * type + promoted`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Cell(pub u8);
+
+impl Cell {
+    /// An empty square.
+    pub const EMPTY: Cell = Cell(0);
+    /// A cell off the board.
+    pub const WALL: Cell = Cell(255);
+
+    /// The cell holding `piece`.
+    #[inline]
+    pub fn from_piece(piece: Piece) -> Cell {
+        Cell(1 + (piece.ptype.0 << 1 | piece.promoted as u8) + ((piece.color as u8) << 7))
+    }
+
+    /// Whether the cell holds a piece.
+    #[inline]
+    pub fn is_piece(self) -> bool {
+        self.0 != 0 && self.0 != 255
+    }
+
+    /// Owner of the piece in this cell (only meaningful for pieces).
+    #[inline]
+    pub fn color(self) -> Color {
+        if self.0 & 128 != 0 {
+            Color::White
+        } else {
+            Color::Black
+        }
+    }
+
+    /// `2 * type + promoted` of the piece in this cell (only meaningful for pieces).
+    #[inline]
+    pub fn kind(self) -> usize {
+        ((self.0 - 1) & 127) as usize
+    }
+
+    /// The piece in this cell, if any.
+    #[inline]
+    pub fn piece(self) -> Option<Piece> {
+        self.is_piece().then(|| Piece {
+            color: self.color(),
+            ptype: PieceType((self.kind() >> 1) as u8),
+            promoted: self.kind() & 1 == 1,
+        })
+    }
+
+    /// The same piece turned over to its promoted face.
+    #[inline]
+    pub fn promoted(self) -> Cell {
+        Cell(self.0 + (1 - ((self.0 - 1) & 1)))
+    }
+}
+
+/// A direction for Black: `(dx, forward)`.
+pub type Dir = (i8, i8);
+
+/// Sliding or stepping along directions for at most `range` squares (1 = a step), each square
+/// on the way empty except possibly the last, which may hold an enemy piece to capture.
+#[derive(Copy, Clone, Debug)]
+pub struct Ride {
+    pub dirs: &'static [Dir],
+    pub range: u8,
+}
+
+/// Range of an unlimited slide.
+pub const UNLIMITED: u8 = u8::MAX;
+
+/// How one face of a piece moves.
+#[derive(Copy, Clone, Debug)]
+pub struct Movement {
+    pub rides: &'static [Ride],
+    /// Jumps to `(dx, forward)` whatever stands in between.
+    pub leaps: &'static [Dir],
+}
+
+/// One row of a variant's piece table.
+#[derive(Copy, Clone, Debug)]
+pub struct PieceSpec {
+    /// English name of the unpromoted piece.
+    pub name: &'static str,
+    /// Abbreviation of the unpromoted piece (`R`, `FD`); a promoted piece is written `+` and this.
+    pub abbr: &'static str,
+    /// Movement of the unpromoted face.
+    pub movement: Movement,
+    /// Name and movement of the promoted face, if the piece promotes.
+    pub promotion: Option<(&'static str, Movement)>,
+    /// Losing every royal piece loses the game.
+    pub royal: bool,
+    /// Points in the 27-point declaration count (shogi; 0 where unused).
+    pub points: u8,
+}
+
+/// Direction sets, for Black.
+pub mod dirs {
+    use super::Dir;
+    pub const FORWARD: &[Dir] = &[(0, 1)];
+    pub const VERTICAL: &[Dir] = &[(0, 1), (0, -1)];
+    pub const SIDEWAYS: &[Dir] = &[(1, 0), (-1, 0)];
+    pub const ORTHOGONAL: &[Dir] = &[(0, 1), (0, -1), (1, 0), (-1, 0)];
+    pub const DIAGONAL: &[Dir] = &[(1, 1), (-1, 1), (1, -1), (-1, -1)];
+    pub const FORWARD_DIAGONAL: &[Dir] = &[(1, 1), (-1, 1)];
+    pub const ALL: &[Dir] = &[(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, 1), (1, -1), (-1, -1)];
+    /// Orthogonal steps plus the two forward diagonals: the gold general.
+    pub const GOLD: &[Dir] = &[(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, 1)];
+    /// Diagonal steps plus straight forward: the silver general.
+    pub const SILVER: &[Dir] = &[(1, 1), (-1, 1), (1, -1), (-1, -1), (0, 1)];
+    /// Forward, forward diagonals and sideways: the Heian iron general.
+    pub const IRON: &[Dir] = &[(0, 1), (1, 1), (-1, 1), (1, 0), (-1, 0)];
+    /// The two knight jumps.
+    pub const KNIGHT: &[Dir] = &[(1, 2), (-1, 2)];
+}
+
+/// Movement builders shared by several variants.
+pub mod moves {
+    use super::{dirs, Movement, Ride, UNLIMITED};
+
+    /// One step in any direction.
+    pub const KING: Movement = Movement { rides: &[Ride { dirs: dirs::ALL, range: 1 }], leaps: &[] };
+    /// Gold general (and most promoted minor pieces).
+    pub const GOLD: Movement = Movement { rides: &[Ride { dirs: dirs::GOLD, range: 1 }], leaps: &[] };
+    /// Silver general.
+    pub const SILVER: Movement = Movement { rides: &[Ride { dirs: dirs::SILVER, range: 1 }], leaps: &[] };
+    /// Knight: the two forward jumps.
+    pub const KNIGHT: Movement = Movement { rides: &[], leaps: dirs::KNIGHT };
+    /// Lance: unlimited forward slide.
+    pub const LANCE: Movement = Movement { rides: &[Ride { dirs: dirs::FORWARD, range: UNLIMITED }], leaps: &[] };
+    /// Pawn: one step forward.
+    pub const PAWN: Movement = Movement { rides: &[Ride { dirs: dirs::FORWARD, range: 1 }], leaps: &[] };
+    /// Rook.
+    pub const ROOK: Movement = Movement { rides: &[Ride { dirs: dirs::ORTHOGONAL, range: UNLIMITED }], leaps: &[] };
+    /// Bishop.
+    pub const BISHOP: Movement = Movement { rides: &[Ride { dirs: dirs::DIAGONAL, range: UNLIMITED }], leaps: &[] };
+    /// Dragon king: rook plus diagonal steps.
+    pub const DRAGON: Movement = Movement {
+        rides: &[Ride { dirs: dirs::ORTHOGONAL, range: UNLIMITED }, Ride { dirs: dirs::DIAGONAL, range: 1 }],
+        leaps: &[],
+    };
+    /// Dragon horse: bishop plus orthogonal steps.
+    pub const HORSE: Movement = Movement {
+        rides: &[Ride { dirs: dirs::DIAGONAL, range: UNLIMITED }, Ride { dirs: dirs::ORTHOGONAL, range: 1 }],
+        leaps: &[],
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_pack_and_unpack_every_piece() {
+        for color in Color::ALL {
+            for t in 0..63u8 {
+                for promoted in [false, true] {
+                    let piece = Piece { color, ptype: PieceType(t), promoted };
+                    let cell = Cell::from_piece(piece);
+                    assert!(cell.is_piece());
+                    assert_eq!(cell.piece(), Some(piece));
+                    let up = Cell::from_piece(Piece { promoted: true, ..piece });
+                    assert_eq!(cell.promoted(), up);
+                }
+            }
+        }
+        assert_eq!(Cell::EMPTY.piece(), None);
+        assert_eq!(Cell::WALL.piece(), None);
+    }
+}

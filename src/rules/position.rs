@@ -1,0 +1,437 @@
+//! [`Position`]: board, side to move and hands, with make/unmake and attack detection.
+//! A position has no history; repetition and results live in [`super::game::Game`].
+
+use std::fmt;
+
+use super::geometry::{Color, Square, MAX_CELLS};
+use super::moves::Move;
+use super::piece::{Cell, Piece, PieceType};
+use super::variant::{Legality, Variant, VariantId};
+
+/// Piece types a hand can hold (standard shogi has seven droppable types).
+pub const MAX_HAND_TYPES: usize = 8;
+
+/// A position of any variant.
+#[derive(Clone)]
+pub struct Position {
+    variant: &'static Variant,
+    board: [Cell; MAX_CELLS],
+    side: Color,
+    /// `[colour][piece type]` counts in hand.
+    hands: [[u8; MAX_HAND_TYPES]; 2],
+    /// Royal pieces on the board per colour.
+    royal_count: [u8; 2],
+    /// The square of a royal piece per colour (its only one when `royal_count` is 1).
+    royal_sq: [Square; 2],
+    /// Non-royal pieces on the board per colour.
+    others: [u16; 2],
+    hash: u64,
+    /// The move number of SFEN: 1 at the start, one more after every move.
+    move_number: u32,
+}
+
+/// What [`Position::make`] changed, for [`Position::unmake`].
+#[derive(Copy, Clone, Debug)]
+pub struct Undo {
+    captured: Cell,
+    hash: u64,
+    royal_sq: [Square; 2],
+}
+
+/// Why a set of pieces, hands and side to move is not a valid position.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InvalidPosition {
+    #[error("{color} has {count} kings; at most one is allowed")]
+    TooManyKings { color: Color, count: usize },
+    #[error("the {piece} on {square} could never move again (it must have promoted)")]
+    DeadPiece { piece: String, square: String },
+    #[error("{color} has two unpromoted pawns on file {file}")]
+    TwoPawnsOnFile { color: Color, file: usize },
+    #[error("{color} holds {count} of piece {piece} in hand; the game has only {max}")]
+    TooManyInHand { color: Color, piece: String, count: u32, max: u8 },
+    #[error("{color} is not to move but its king is in check")]
+    OpponentInCheck { color: Color },
+}
+
+impl Position {
+    /// The start position of a variant.
+    pub fn start(id: VariantId) -> Position {
+        let variant = id.variant();
+        super::notation::sfen::parse(variant, variant.spec.start).expect("every start position parses")
+    }
+
+    /// Builds a position from its parts, checking that it is valid. `cells` lists the pieces by
+    /// square; `hands` is `[colour][piece type]`.
+    pub fn from_parts(
+        variant: &'static Variant,
+        pieces: &[(Square, Piece)],
+        side: Color,
+        hands: [[u32; MAX_HAND_TYPES]; 2],
+        move_number: u32,
+    ) -> Result<Position, InvalidPosition> {
+        let mut pos = Position {
+            variant,
+            board: variant.empty_board,
+            side,
+            hands: [[0; MAX_HAND_TYPES]; 2],
+            royal_count: [0; 2],
+            royal_sq: [Square(0); 2],
+            others: [0; 2],
+            hash: 0,
+            move_number,
+        };
+        for &(sq, piece) in pieces {
+            debug_assert!(variant.contains(sq));
+            pos.board[sq.index()] = Cell::from_piece(piece);
+        }
+        for color in Color::ALL {
+            for &t in &variant.hand_types {
+                let count = hands[color.index()][t.index()];
+                let max = variant.max_in_hand[t.index()];
+                if count > max as u32 {
+                    let piece = variant.piece_spec(t).abbr.to_string();
+                    return Err(InvalidPosition::TooManyInHand { color, piece, count, max });
+                }
+                pos.hands[color.index()][t.index()] = count as u8;
+            }
+        }
+        pos.recompute_derived();
+        pos.check_validity()?;
+        Ok(pos)
+    }
+
+    fn check_validity(&self) -> Result<(), InvalidPosition> {
+        let v = self.variant;
+        for color in Color::ALL {
+            let kings = self.pieces().filter(|(_, p)| p.color == color && v.piece_spec(p.ptype).royal).count();
+            if kings > 1 {
+                return Err(InvalidPosition::TooManyKings { color, count: kings });
+            }
+        }
+        for (sq, p) in self.pieces() {
+            if !p.promoted && v.geometry.relative_rank(sq, p.color) < v.dead_ranks[p.ptype.index()] {
+                let piece = self.piece_name(p);
+                return Err(InvalidPosition::DeadPiece { piece, square: v.geometry.square_name(sq) });
+            }
+        }
+        if let (true, Some(pawn)) = (v.spec.drops, v.pawn) {
+            for color in Color::ALL {
+                for file in 1..=v.geometry.size {
+                    if self.pawn_on_file(color, pawn, file) > 1 {
+                        return Err(InvalidPosition::TwoPawnsOnFile { color, file });
+                    }
+                }
+            }
+        }
+        let waiting = self.side.opponent();
+        if v.spec.legality == Legality::SelfCheckIllegal && self.in_check(waiting) {
+            return Err(InvalidPosition::OpponentInCheck { color: waiting });
+        }
+        Ok(())
+    }
+
+    fn pawn_on_file(&self, color: Color, pawn: PieceType, file: usize) -> usize {
+        let g = &self.variant.geometry;
+        (0..g.size)
+            .filter_map(|rank| g.from_file_rank(file, rank))
+            .filter(|&sq| self.piece_at(sq) == Some(Piece { color, ptype: pawn, promoted: false }))
+            .count()
+    }
+
+    /// Recomputes royal squares, piece counts and the hash from the board, hands and side.
+    fn recompute_derived(&mut self) {
+        self.royal_count = [0; 2];
+        self.others = [0; 2];
+        let mut hash = 0;
+        for &sq in &self.variant.squares {
+            let cell = self.board[sq.index()];
+            if !cell.is_piece() {
+                continue;
+            }
+            let c = cell.color().index();
+            if self.is_royal(cell) {
+                self.royal_count[c] += 1;
+                self.royal_sq[c] = sq;
+            } else {
+                self.others[c] += 1;
+            }
+            hash ^= self.variant.piece_key(cell, sq);
+        }
+        for color in Color::ALL {
+            for &t in &self.variant.hand_types {
+                hash ^= self.variant.hand_key(color, t, self.hands[color.index()][t.index()]);
+            }
+        }
+        if self.side == Color::White {
+            hash ^= self.variant.side_key();
+        }
+        self.hash = hash;
+    }
+
+    /// Recomputes every derived field from scratch and reports the first that differs from the
+    /// incrementally maintained one. For tests and debugging.
+    pub fn verify_derived_state(&self) -> Result<(), String> {
+        let mut fresh = self.clone();
+        fresh.recompute_derived();
+        if fresh.hash != self.hash {
+            return Err(format!("hash {:016x} != recomputed {:016x}", self.hash, fresh.hash));
+        }
+        if fresh.royal_count != self.royal_count || fresh.others != self.others {
+            return Err(format!(
+                "piece counts royal {:?} others {:?} != recomputed {:?} {:?}",
+                self.royal_count, self.others, fresh.royal_count, fresh.others
+            ));
+        }
+        for c in 0..2 {
+            if self.royal_count[c] == 1 && fresh.royal_sq[c] != self.royal_sq[c] {
+                return Err(format!("royal square of colour {c} is stale"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The variant this position belongs to.
+    #[inline]
+    pub fn variant(&self) -> &'static Variant {
+        self.variant
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// The Zobrist hash of board, hands and side to move.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The SFEN move number.
+    pub fn move_number(&self) -> u32 {
+        self.move_number
+    }
+
+    /// The mailbox cell at `sq`.
+    #[inline]
+    pub(crate) fn cell(&self, sq: Square) -> Cell {
+        self.board[sq.index()]
+    }
+
+    /// The piece on `sq`, if any.
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board[sq.index()].piece()
+    }
+
+    /// Every piece on the board with its square, in [`Variant::squares`] order.
+    pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        self.variant.squares.iter().filter_map(|&sq| self.piece_at(sq).map(|p| (sq, p)))
+    }
+
+    /// How many pieces of `ptype` `color` holds in hand.
+    #[inline]
+    pub fn hand(&self, color: Color, ptype: PieceType) -> u8 {
+        self.hands[color.index()][ptype.index()]
+    }
+
+    /// Number of royal pieces `color` has on the board.
+    pub fn royal_count(&self, color: Color) -> u8 {
+        self.royal_count[color.index()]
+    }
+
+    /// Number of non-royal pieces `color` has on the board.
+    pub fn non_royal_count(&self, color: Color) -> u16 {
+        self.others[color.index()]
+    }
+
+    /// The square of `color`'s royal piece when it has exactly one.
+    pub fn royal_square(&self, color: Color) -> Option<Square> {
+        (self.royal_count[color.index()] == 1).then_some(self.royal_sq[color.index()])
+    }
+
+    /// Whether the piece in `cell` is royal.
+    #[inline]
+    pub(crate) fn is_royal(&self, cell: Cell) -> bool {
+        self.variant.spec.pieces[cell.kind() >> 1].royal
+    }
+
+    /// A piece's abbreviation as written on boards and in Hodges notation (`+R`, `FD`).
+    pub fn piece_name(&self, piece: Piece) -> String {
+        let abbr = self.variant.piece_spec(piece.ptype).abbr;
+        if piece.promoted {
+            format!("+{abbr}")
+        } else {
+            abbr.to_string()
+        }
+    }
+
+    /// Whether `by` attacks `sq`: some piece of `by` could move there if it held an enemy.
+    pub fn attacked_by(&self, sq: Square, by: Color) -> bool {
+        let v = self.variant;
+        let s = sq.index() as isize;
+        for (d, &offset) in v.king_dirs.iter().enumerate() {
+            let mut t = s;
+            let mut distance = 1u8;
+            loop {
+                t += offset;
+                let cell = self.board[t as usize];
+                if cell == Cell::EMPTY {
+                    distance = distance.saturating_add(1);
+                    continue;
+                }
+                // The attacker moves the opposite way (d ^ 1) to reach `sq`.
+                if cell != Cell::WALL && cell.color() == by && v.reach(by, cell.kind(), d ^ 1) >= distance {
+                    return true;
+                }
+                break;
+            }
+        }
+        v.leap_attackers(by).iter().any(|&(offset, kinds)| {
+            let cell = self.board[(s - offset) as usize];
+            cell.is_piece() && cell.color() == by && kinds & (1 << cell.kind()) != 0
+        })
+    }
+
+    /// Whether `color`'s (single) royal piece is attacked.
+    pub fn in_check(&self, color: Color) -> bool {
+        self.royal_square(color).is_some_and(|sq| self.attacked_by(sq, color.opponent()))
+    }
+
+    /// Plays `mv`, which must be legal or at least pseudo-legal in this position (a move of
+    /// the side to move along its piece's movement, or a drop of a piece it holds onto an empty
+    /// square). Returns what [`Position::unmake`] needs to take it back.
+    pub fn make(&mut self, mv: Move) -> Undo {
+        let v = self.variant;
+        let us = self.side;
+        let undo = Undo { captured: Cell::EMPTY, hash: self.hash, royal_sq: self.royal_sq };
+        let mut hash = self.hash ^ v.side_key();
+        let undo = match mv {
+            Move::Normal { from, to, promote } => {
+                let moving = self.board[from.index()];
+                let captured = self.board[to.index()];
+                let landed = if promote { moving.promoted() } else { moving };
+                self.board[from.index()] = Cell::EMPTY;
+                self.board[to.index()] = landed;
+                hash ^= v.piece_key(moving, from) ^ v.piece_key(landed, to);
+                if self.is_royal(moving) {
+                    self.royal_sq[us.index()] = to;
+                }
+                if captured.is_piece() {
+                    hash ^= v.piece_key(captured, to);
+                    let them = captured.color().index();
+                    if self.is_royal(captured) {
+                        self.royal_count[them] -= 1;
+                    } else {
+                        self.others[them] -= 1;
+                        if v.spec.drops {
+                            let t = PieceType((captured.kind() >> 1) as u8);
+                            let n = &mut self.hands[us.index()][t.index()];
+                            hash ^= v.hand_key(us, t, *n) ^ v.hand_key(us, t, *n + 1);
+                            *n += 1;
+                        }
+                    }
+                }
+                Undo { captured, ..undo }
+            }
+            Move::Drop { piece, to } => {
+                let cell = Cell::from_piece(Piece { color: us, ptype: piece, promoted: false });
+                self.board[to.index()] = cell;
+                let n = &mut self.hands[us.index()][piece.index()];
+                hash ^= v.piece_key(cell, to) ^ v.hand_key(us, piece, *n) ^ v.hand_key(us, piece, *n - 1);
+                *n -= 1;
+                self.others[us.index()] += 1;
+                undo
+            }
+            Move::Declare => undo,
+        };
+        self.hash = hash;
+        self.side = us.opponent();
+        self.move_number += 1;
+        undo
+    }
+
+    /// Takes back `mv`, which was the last move made, with the [`Undo`] that made it returned.
+    pub fn unmake(&mut self, mv: Move, undo: Undo) {
+        self.side = self.side.opponent();
+        self.move_number -= 1;
+        self.hash = undo.hash;
+        self.royal_sq = undo.royal_sq;
+        let us = self.side;
+        match mv {
+            Move::Normal { from, to, promote } => {
+                let landed = self.board[to.index()];
+                let moving = if promote { Cell(landed.0 - 1) } else { landed };
+                self.board[from.index()] = moving;
+                self.board[to.index()] = undo.captured;
+                let captured = undo.captured;
+                if captured.is_piece() {
+                    let them = captured.color().index();
+                    if self.is_royal(captured) {
+                        self.royal_count[them] += 1;
+                    } else {
+                        self.others[them] += 1;
+                        if self.variant.spec.drops {
+                            self.hands[us.index()][captured.kind() >> 1] -= 1;
+                        }
+                    }
+                }
+            }
+            Move::Drop { piece, to } => {
+                self.board[to.index()] = Cell::EMPTY;
+                self.hands[us.index()][piece.index()] += 1;
+                self.others[us.index()] -= 1;
+            }
+            Move::Declare => {}
+        }
+    }
+
+    /// The position after `mv` (copy-make).
+    pub fn after(&self, mv: Move) -> Position {
+        let mut next = self.clone();
+        next.make(mv);
+        next
+    }
+
+    /// The same position seen from the other side: board rotated 180 degrees, colours and
+    /// hands swapped, the other side to move.
+    pub fn flipped(&self) -> Position {
+        let g = &self.variant.geometry;
+        let pieces: Vec<(Square, Piece)> = self
+            .pieces()
+            .map(|(sq, p)| (g.rotate(sq), Piece { color: p.color.opponent(), ..p }))
+            .collect();
+        let mut hands = [[0u32; MAX_HAND_TYPES]; 2];
+        for c in 0..2 {
+            for t in 0..MAX_HAND_TYPES {
+                hands[1 - c][t] = self.hands[c][t] as u32;
+            }
+        }
+        Position::from_parts(self.variant, &pieces, self.side.opponent(), hands, self.move_number)
+            .expect("the flip of a valid position is valid")
+    }
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Self) -> bool {
+        self.variant.id == other.variant.id
+            && self.board == other.board
+            && self.side == other.side
+            && self.hands == other.hands
+            && self.move_number == other.move_number
+    }
+}
+
+impl Eq for Position {}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", super::notation::sfen::write(self))
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&super::notation::sfen::write(self))
+    }
+}

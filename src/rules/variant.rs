@@ -1,0 +1,387 @@
+//! Variants: the rules as data ([`VariantSpec`], one per file under `variants/`) and the tables
+//! derived from it once per process ([`Variant`]: move offsets, attack tables, Zobrist keys).
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::OnceLock;
+
+use super::geometry::{Color, Geometry, Square, MAX_CELLS, PAD};
+use super::piece::{Cell, Movement, PieceSpec, PieceType};
+use super::variants;
+
+/// Which moves may promote (besides the compulsory promotions of pieces that could never move
+/// again, which every variant here allows wherever they happen).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PromotionRule {
+    /// Any move that starts or ends in the zone (standard shogi).
+    StartOrEnd,
+    /// Only a move that starts outside the zone and ends inside it (Heian dai shogi).
+    Entering,
+}
+
+/// What makes a move illegal beyond the piece's movement.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Legality {
+    /// A move may not leave the mover's king attacked; the game ends by checkmate (shogi).
+    SelfCheckIllegal,
+    /// Any move is legal, the game is won by capturing the royal pieces (large variants).
+    RoyalCapture,
+}
+
+/// The rules of one variant, as data.
+#[derive(Debug)]
+pub struct VariantSpec {
+    /// English title.
+    pub title: &'static str,
+    /// Files and ranks.
+    pub size: usize,
+    /// Depth of the promotion zone in ranks.
+    pub zone_depth: usize,
+    /// The piece table.
+    pub pieces: &'static [PieceSpec],
+    /// The start position in this project's position format.
+    pub start: &'static str,
+    pub promotion: PromotionRule,
+    pub legality: Legality,
+    /// Captured pieces go to the captor's hand and may be dropped (standard shogi).
+    pub drops: bool,
+    /// The CSA 27-point declaration may be made (standard shogi).
+    pub declaration: bool,
+    /// Baring the opponent's king wins, with the bare-back draw (Heian dai shogi).
+    pub bare_king: bool,
+    /// Default game length cap in plies, scored as a draw.
+    pub default_ply_cap: u32,
+}
+
+/// The implemented variants.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum VariantId {
+    Shogi,
+    HeianDaiShogi,
+}
+
+impl VariantId {
+    /// Every implemented variant.
+    pub const ALL: [VariantId; 2] = [VariantId::Shogi, VariantId::HeianDaiShogi];
+
+    /// The name used on the command line and in files (`shogi`, `heian-dai-shogi`).
+    pub fn name(self) -> &'static str {
+        match self {
+            VariantId::Shogi => "shogi",
+            VariantId::HeianDaiShogi => "heian-dai-shogi",
+        }
+    }
+
+    /// The rules data.
+    pub fn spec(self) -> &'static VariantSpec {
+        match self {
+            VariantId::Shogi => &variants::shogi::SPEC,
+            VariantId::HeianDaiShogi => &variants::heian_dai_shogi::SPEC,
+        }
+    }
+
+    /// The variant with its derived tables, built on first use.
+    pub fn variant(self) -> &'static Variant {
+        static TABLES: [OnceLock<Variant>; VariantId::ALL.len()] = [const { OnceLock::new() }; VariantId::ALL.len()];
+        TABLES[self as usize].get_or_init(|| Variant::build(self))
+    }
+}
+
+impl fmt::Display for VariantId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A variant name that is not one of [`VariantId::ALL`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown variant '{name}' (known variants: {})", known_variant_names())]
+pub struct UnknownVariant {
+    pub name: String,
+}
+
+/// The known variant names, comma separated.
+pub fn known_variant_names() -> String {
+    VariantId::ALL.iter().map(|v| v.name()).collect::<Vec<_>>().join(", ")
+}
+
+impl FromStr for VariantId {
+    type Err = UnknownVariant;
+
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        VariantId::ALL
+            .into_iter()
+            .find(|v| v.name() == name)
+            .ok_or_else(|| UnknownVariant { name: name.to_string() })
+    }
+}
+
+/// The 8 king directions as `(dx, forward)` for Black, in a fixed order; index `d ^ 1` is the
+/// opposite of direction `d`.
+const KING_DIRS: [(i8, i8); 8] = [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, -1), (1, -1), (-1, 1)];
+
+/// Mailbox moves of one piece face for one colour.
+#[derive(Clone, Debug, Default)]
+pub struct FaceMoves {
+    /// `(offset, range)` per ride direction.
+    pub rides: Vec<(isize, u8)>,
+    /// Jump offsets.
+    pub leaps: Vec<isize>,
+}
+
+/// Zobrist keys of a variant.
+#[derive(Debug)]
+struct Zobrist {
+    pieces: Vec<u64>,
+    hands: Vec<u64>,
+    side: u64,
+}
+
+/// A variant with everything derived from its [`VariantSpec`].
+#[derive(Debug)]
+pub struct Variant {
+    pub id: VariantId,
+    pub spec: &'static VariantSpec,
+    pub geometry: Geometry,
+    /// The on-board squares, rank a first, each rank from file N down to file 1.
+    pub squares: Vec<Square>,
+    /// The mailbox of an empty board: walls around empty squares.
+    pub(crate) empty_board: [Cell; MAX_CELLS],
+    /// `[colour][kind]` mailbox moves, `kind = 2 * type + promoted`.
+    pub(crate) face_moves: [Vec<FaceMoves>; 2],
+    /// Mailbox offsets of the 8 king directions, as [`KING_DIRS`] for Black.
+    pub(crate) king_dirs: [isize; 8],
+    /// `[colour][kind][d]`: how far a piece of that colour and face moves along king direction `d`.
+    ride_reach: [Vec<[u8; 8]>; 2],
+    /// `[colour]`: `(offset, kinds)`: a piece of one of `kinds` (bit set) standing `offset` away
+    /// from a square attacks it by a jump.
+    leap_attackers: [Vec<(isize, u128)>; 2],
+    /// `[colour][cell]`: rank index counted from that colour's far side (0 = its last rank).
+    relative_ranks: [Vec<u8>; 2],
+    /// `[cell]`: column and row of on-board cells.
+    cell_xy: Vec<(u8, u8)>,
+    /// Per type: an unpromoted piece of that type on a relative rank below this can never move.
+    pub dead_ranks: Vec<usize>,
+    /// Per type: the most pieces of that type one hand can hold (all of them in the game).
+    pub max_in_hand: Vec<u8>,
+    /// Droppable types in piece-table order (the order hands are written in).
+    pub hand_types: Vec<PieceType>,
+    /// The pawn, for the drop rules (two pawns on a file, pawn-drop mate).
+    pub pawn: Option<PieceType>,
+    zobrist: Zobrist,
+}
+
+impl Variant {
+    fn build(id: VariantId) -> Variant {
+        let spec = id.spec();
+        let geometry = Geometry::new(spec.size);
+        let mut empty_board = [Cell::WALL; MAX_CELLS];
+        let mut squares = Vec::with_capacity(spec.size * spec.size);
+        for y in 0..spec.size {
+            for x in 0..spec.size {
+                let sq = geometry.square(x, y);
+                empty_board[sq.index()] = Cell::EMPTY;
+                squares.push(sq);
+            }
+        }
+        let faces: Vec<Option<Movement>> = spec
+            .pieces
+            .iter()
+            .flat_map(|p| [Some(p.movement), p.promotion.map(|(_, m)| m)])
+            .collect();
+        let king_dirs = KING_DIRS.map(|(dx, f)| geometry.offset(Color::Black, dx, f));
+        let mut face_moves: [Vec<FaceMoves>; 2] = Default::default();
+        let mut ride_reach: [Vec<[u8; 8]>; 2] = Default::default();
+        let mut leap_attackers: [Vec<(isize, u128)>; 2] = Default::default();
+        for color in Color::ALL {
+            let c = color.index();
+            for (kind, face) in faces.iter().enumerate() {
+                let mut moves = FaceMoves::default();
+                let mut reach = [0u8; 8];
+                if let Some(m) = face {
+                    for ride in m.rides {
+                        for &(dx, f) in ride.dirs {
+                            let offset = geometry.offset(color, dx, f);
+                            moves.rides.push((offset, ride.range));
+                            let d = king_dirs.iter().position(|&o| o == offset).expect("rides follow king directions");
+                            reach[d] = reach[d].max(ride.range);
+                        }
+                    }
+                    for &(dx, f) in m.leaps {
+                        let offset = geometry.offset(color, dx, f);
+                        moves.leaps.push(offset);
+                        // A jumper `offset` before the target square attacks it.
+                        match leap_attackers[c].iter_mut().find(|(o, _)| *o == offset) {
+                            Some((_, kinds)) => *kinds |= 1 << kind,
+                            None => leap_attackers[c].push((offset, 1 << kind)),
+                        }
+                    }
+                }
+                face_moves[c].push(moves);
+                ride_reach[c].push(reach);
+            }
+        }
+        let cell_xy: Vec<(u8, u8)> = (0..geometry.cells())
+            .map(|i| if geometry.on_board(i) { let (x, y) = geometry.xy(Square(i as u16)); (x as u8, y as u8) } else { (u8::MAX, u8::MAX) })
+            .collect();
+        let relative_ranks = Color::ALL.map(|color| {
+            (0..geometry.cells())
+                .map(|i| if geometry.on_board(i) { geometry.relative_rank(Square(i as u16), color) as u8 } else { u8::MAX })
+                .collect()
+        });
+        let dead_ranks = spec.pieces.iter().map(|p| dead_ranks(&p.movement)).collect();
+        let pawn = spec.pieces.iter().position(|p| p.abbr == "P").map(|i| PieceType(i as u8));
+        let hand_types: Vec<PieceType> = if spec.drops {
+            (0..spec.pieces.len()).filter(|&i| !spec.pieces[i].royal).map(|i| PieceType(i as u8)).collect()
+        } else {
+            Vec::new()
+        };
+        let max_in_hand = max_in_hand(spec);
+        let zobrist = Zobrist::new(id as u64, geometry.cells(), faces.len(), &max_in_hand);
+        Variant {
+            id,
+            spec,
+            geometry,
+            squares,
+            empty_board,
+            face_moves,
+            king_dirs,
+            ride_reach,
+            leap_attackers,
+            relative_ranks,
+            cell_xy,
+            dead_ranks,
+            max_in_hand,
+            hand_types,
+            pawn,
+            zobrist,
+        }
+    }
+
+    /// The CLI name.
+    pub fn name(&self) -> &'static str {
+        self.id.name()
+    }
+
+    /// The row of the piece table for `ptype`.
+    #[inline]
+    pub fn piece_spec(&self, ptype: PieceType) -> &'static PieceSpec {
+        &self.spec.pieces[ptype.index()]
+    }
+
+    /// Number of piece faces (`2 * piece types`), the range of cell kinds.
+    pub fn kinds(&self) -> usize {
+        2 * self.spec.pieces.len()
+    }
+
+    /// Whether `sq` lies in `color`'s promotion zone.
+    #[inline]
+    pub fn in_zone(&self, sq: Square, color: Color) -> bool {
+        (self.relative_rank(sq, color) as usize) < self.spec.zone_depth
+    }
+
+    /// Rank of `sq` counted from `color`'s far side (0 = `color`'s last rank).
+    #[inline]
+    pub fn relative_rank(&self, sq: Square, color: Color) -> u8 {
+        self.relative_ranks[color.index()][sq.index()]
+    }
+
+    /// Whether two on-board squares share a rank, file or diagonal.
+    #[inline]
+    pub fn aligned(&self, a: Square, b: Square) -> bool {
+        let ((ax, ay), (bx, by)) = (self.cell_xy[a.index()], self.cell_xy[b.index()]);
+        ax == bx || ay == by || ax.abs_diff(bx) == ay.abs_diff(by)
+    }
+
+    /// Mailbox moves of a piece face.
+    #[inline]
+    pub(crate) fn moves_of(&self, color: Color, kind: usize) -> &FaceMoves {
+        &self.face_moves[color.index()][kind]
+    }
+
+    /// How far a piece of `color` and face `kind` rides along king direction `d`.
+    #[inline]
+    pub(crate) fn reach(&self, color: Color, kind: usize, d: usize) -> u8 {
+        self.ride_reach[color.index()][kind][d]
+    }
+
+    /// `(offset, kinds)` pairs for jump attacks by `color`.
+    #[inline]
+    pub(crate) fn leap_attackers(&self, color: Color) -> &[(isize, u128)] {
+        &self.leap_attackers[color.index()]
+    }
+
+    /// The Zobrist key of `cell` (a piece) on `sq`.
+    #[inline]
+    pub(crate) fn piece_key(&self, cell: Cell, sq: Square) -> u64 {
+        let code = cell.color().index() * self.kinds() + cell.kind();
+        self.zobrist.pieces[code * self.geometry.cells() + sq.index()]
+    }
+
+    /// The Zobrist key of `color` holding `count` pieces of `ptype` in hand.
+    #[inline]
+    pub(crate) fn hand_key(&self, color: Color, ptype: PieceType, count: u8) -> u64 {
+        let stride = MAX_HAND_KEYS;
+        self.zobrist.hands[(color.index() * self.spec.pieces.len() + ptype.index()) * stride + count as usize]
+    }
+
+    /// The Zobrist key of White to move.
+    #[inline]
+    pub(crate) fn side_key(&self) -> u64 {
+        self.zobrist.side
+    }
+
+    /// Whether `sq` is a mailbox index of this board (walls excluded).
+    pub fn contains(&self, sq: Square) -> bool {
+        sq.index() < self.geometry.cells() && self.geometry.on_board(sq.index())
+    }
+}
+
+/// Hand counts get keys for 0..MAX_HAND_KEYS pieces.
+const MAX_HAND_KEYS: usize = 40;
+
+impl Zobrist {
+    fn new(seed: u64, cells: usize, kinds: usize, max_in_hand: &[u8]) -> Zobrist {
+        let mut state = 0x5EED_0F5E_0000_0000 ^ seed.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let mut next = move || {
+            // splitmix64
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        };
+        let pieces = (0..2 * kinds * cells).map(|_| next()).collect();
+        // Count 0 has key 0, so an empty hand contributes nothing.
+        let hands = (0..2 * max_in_hand.len() * MAX_HAND_KEYS)
+            .map(|i| if i % MAX_HAND_KEYS == 0 { 0 } else { next() })
+            .collect();
+        Zobrist { pieces, hands, side: next() }
+    }
+}
+
+/// The number `n` of last ranks on which a piece with this movement could never move again:
+/// the smallest forward distance of its moves when all of them go forward, else 0. (Pawn and
+/// lance: 1, knight: 2.)
+fn dead_ranks(m: &Movement) -> usize {
+    let forwards = m.rides.iter().flat_map(|r| r.dirs.iter()).chain(m.leaps.iter()).map(|&(_, f)| f);
+    forwards.map(|f| f.max(0) as usize).min().unwrap_or(0)
+}
+
+/// Per type, how many pieces of it the whole game holds (both sides), the most one hand can hold.
+fn max_in_hand(spec: &VariantSpec) -> Vec<u8> {
+    let board = spec.start.split(' ').next().unwrap_or("");
+    spec.pieces
+        .iter()
+        .map(|p| {
+            if p.royal || !spec.drops {
+                return 0;
+            }
+            let letter = p.abbr.chars().next().unwrap_or(' ');
+            let n = board.chars().filter(|c| c.eq_ignore_ascii_case(&letter)).count();
+            n.min(MAX_HAND_KEYS - 1) as u8
+        })
+        .collect()
+}
+
+const _: () = assert!(PAD >= 2, "jumps go two squares");
