@@ -8,6 +8,7 @@ use super::geometry::{Color, Square};
 use super::moves::{Move, MoveList};
 use super::piece::{Cell, PieceType};
 use super::position::{Position, MAX_HAND_TYPES};
+use super::geometry::MAX_CELLS;
 use super::variant::{Legality, PromotionRule};
 
 impl Position {
@@ -24,15 +25,23 @@ impl Position {
         out.clear();
         let v = self.variant();
         let us = self.side_to_move();
-        if v.spec.legality == Legality::RoyalCapture && self.royal_count(us) == 0 {
-            return; // a side without royal pieces has lost
-        }
-        self.board_moves(out);
-        if v.spec.drops {
-            self.drop_moves(out);
-        }
-        if v.spec.legality == Legality::SelfCheckIllegal {
-            self.retain_legal(out);
+        match (v.spec.legality, self.royal_square(us)) {
+            (Legality::RoyalCapture, _) if self.royal_count(us) == 0 => {} // a side without royal pieces has lost
+            (Legality::SelfCheckIllegal, Some(king)) => {
+                let safety = self.king_safety(king);
+                self.board_moves(out, Some((king, &safety)));
+                if safety.checkers < 2 {
+                    let pawn_drop_check = self.drop_moves(out, |to| safety.answers_check(to));
+                    self.remove_pawn_drop_mate(out, pawn_drop_check);
+                }
+            }
+            _ => {
+                self.board_moves(out, None);
+                let pawn_drop_check = self.drop_moves(out, |_| true);
+                if v.spec.legality == Legality::SelfCheckIllegal {
+                    self.remove_pawn_drop_mate(out, pawn_drop_check);
+                }
+            }
         }
     }
 
@@ -52,7 +61,9 @@ impl Position {
         self.after(mv).in_check(them)
     }
 
-    fn board_moves(&self, out: &mut MoveList) {
+    /// Board moves of the side to move. With `king` (a variant that forbids self-check), only
+    /// those that leave that king unattacked.
+    fn board_moves(&self, out: &mut MoveList, king: Option<(Square, &KingSafety)>) {
         let v = self.variant();
         let us = self.side_to_move();
         for &from in &v.squares {
@@ -60,28 +71,52 @@ impl Position {
             if !cell.is_piece() || cell.color() != us {
                 continue;
             }
-            let moves = v.moves_of(us, cell.kind());
-            for &(offset, range) in &moves.rides {
-                let mut t = from.index() as isize;
-                for _ in 0..range {
-                    t += offset;
-                    let target = self.cell(Square(t as u16));
-                    if target == Cell::EMPTY {
-                        self.push_board_move(out, from, Square(t as u16), cell);
-                        continue;
-                    }
-                    if target != Cell::WALL && target.color() != us {
-                        self.push_board_move(out, from, Square(t as u16), cell);
-                    }
-                    break;
+            match king {
+                None => self.piece_moves(out, from, cell, |_| true),
+                Some((k, _)) if k == from => {
+                    self.piece_moves(out, from, cell, |to| !self.attacked_ignoring(to, us.opponent(), Some(k)))
                 }
+                Some((_, safety)) if safety.checkers >= 2 => {}
+                Some((k, safety)) => match (safety.pin_direction(from), safety.checkers) {
+                    (None, 0) => self.piece_moves(out, from, cell, |_| true),
+                    (None, _) => self.piece_moves(out, from, cell, |to| safety.answers_check(to)),
+                    (Some(d), _) => self.piece_moves(out, from, cell, |to| {
+                        safety.answers_check(to) && v.direction(k, to) == Some(d)
+                    }),
+                },
             }
-            for &offset in &moves.leaps {
-                let to = Square((from.index() as isize + offset) as u16);
+        }
+    }
+
+    /// The moves of the piece `cell` on `from` to the squares `accept` lets through.
+    #[inline(always)]
+    fn piece_moves(&self, out: &mut MoveList, from: Square, cell: Cell, accept: impl Fn(Square) -> bool) {
+        let v = self.variant();
+        let us = cell.color();
+        let moves = v.moves_of(us, cell.kind());
+        for &(offset, range) in &moves.rides {
+            let mut t = from.index() as isize;
+            for _ in 0..range {
+                t += offset;
+                let to = Square(t as u16);
                 let target = self.cell(to);
-                if target == Cell::EMPTY || (target != Cell::WALL && target.color() != us) {
+                if target == Cell::EMPTY {
+                    if accept(to) {
+                        self.push_board_move(out, from, to, cell);
+                    }
+                    continue;
+                }
+                if target != Cell::WALL && target.color() != us && accept(to) {
                     self.push_board_move(out, from, to, cell);
                 }
+                break;
+            }
+        }
+        for &offset in &moves.leaps {
+            let to = Square((from.index() as isize + offset) as u16);
+            let target = self.cell(to);
+            if (target == Cell::EMPTY || (target != Cell::WALL && target.color() != us)) && accept(to) {
+                self.push_board_move(out, from, to, cell);
             }
         }
     }
@@ -111,8 +146,9 @@ impl Position {
         }
     }
 
-    /// Drops allowed by the drop rules, except the pawn-drop-mate test ([`Self::retain_legal`]).
-    fn drop_moves(&self, out: &mut MoveList) {
+    /// Drops allowed by the drop rules onto squares `accept` lets through. Returns the index in
+    /// `out` of a pawn drop right in front of the enemy king, which may be a pawn-drop mate.
+    fn drop_moves(&self, out: &mut MoveList, accept: impl Fn(Square) -> bool) -> Option<usize> {
         let v = self.variant();
         let us = self.side_to_move();
         let mut held = [PieceType(0); MAX_HAND_TYPES];
@@ -124,12 +160,16 @@ impl Position {
             }
         }
         if n == 0 {
-            return;
+            return None;
         }
         let held = &held[..n];
         let pawn_files = self.unpromoted_pawn_files(us);
+        let pawn_check_square = self
+            .royal_square(us.opponent())
+            .map(|k| Square((k.index() as isize - v.geometry.offset(us, 0, 1)) as u16));
+        let mut pawn_check = None;
         for &to in &v.squares {
-            if self.cell(to) != Cell::EMPTY {
+            if self.cell(to) != Cell::EMPTY || !accept(to) {
                 continue;
             }
             let rank = v.relative_rank(to, us) as usize;
@@ -137,10 +177,25 @@ impl Position {
                 if rank < v.dead_ranks[t.index()] {
                     continue;
                 }
-                if Some(t) == v.pawn && pawn_files & (1 << v.geometry.file(to)) != 0 {
-                    continue;
+                if Some(t) == v.pawn {
+                    if pawn_files & (1 << v.geometry.file(to)) != 0 {
+                        continue;
+                    }
+                    if Some(to) == pawn_check_square {
+                        pawn_check = Some(out.len());
+                    }
                 }
                 out.push(Move::Drop { piece: t, to });
+            }
+        }
+        pawn_check
+    }
+
+    /// Removes the pawn drop at `index` (one that checks) if it mates: uchifuzume.
+    fn remove_pawn_drop_mate(&self, out: &mut MoveList, index: Option<usize>) {
+        if let Some(i) = index {
+            if !self.after(out[i]).has_legal_move() {
+                out.remove(i);
             }
         }
     }
@@ -160,36 +215,104 @@ impl Position {
         files
     }
 
-    /// Removes the moves that leave the mover's king attacked, and pawn drops that mate.
-    fn retain_legal(&self, out: &mut MoveList) {
+    /// Checks against the side to move's king and pieces pinned to it.
+    fn king_safety(&self, king: Square) -> KingSafety {
         let v = self.variant();
         let us = self.side_to_move();
         let them = us.opponent();
-        let king = self.royal_square(us);
-        let in_check = king.is_some_and(|k| self.attacked_by(k, them));
-        let enemy_king = self.royal_square(them);
-        let mut scratch: Option<Position> = None;
-        out.retain(|&mv| {
-            let safe_without_testing = match (mv, king) {
-                (_, None) => true,
-                (Move::Drop { .. }, Some(_)) => !in_check,
-                (Move::Normal { from, .. }, Some(k)) => !in_check && from != k && !v.aligned(from, k),
-                (Move::Declare, _) => false,
-            };
-            let pawn_check = match (mv, enemy_king) {
-                (Move::Drop { piece, to }, Some(ek)) if Some(piece) == v.pawn => {
-                    to.index() as isize + v.geometry.offset(us, 0, 1) == ek.index() as isize
+        let mut safety = KingSafety { checkers: 0, evasions: CellSet::default(), pins: [(Square(0), 0); 8], pin_count: 0 };
+        for (d, &offset) in v.king_dirs.iter().enumerate() {
+            let mut t = king.index() as isize;
+            let mut distance = 0u8;
+            let mut own: Option<Square> = None;
+            loop {
+                t += offset;
+                distance = distance.saturating_add(1);
+                let cell = self.cell(Square(t as u16));
+                if cell == Cell::EMPTY {
+                    continue;
                 }
-                _ => false,
-            };
-            if safe_without_testing && !pawn_check {
-                return true;
+                if cell == Cell::WALL {
+                    break;
+                }
+                if cell.color() == us {
+                    if own.is_some() {
+                        break;
+                    }
+                    own = Some(Square(t as u16));
+                    continue;
+                }
+                if v.reach(them, cell.kind(), d ^ 1) >= distance {
+                    match own {
+                        Some(pinned) => {
+                            safety.pins[safety.pin_count] = (pinned, d as u8);
+                            safety.pin_count += 1;
+                        }
+                        None => {
+                            safety.checkers += 1;
+                            let mut s = king.index() as isize;
+                            while s != t {
+                                s += offset;
+                                safety.evasions.insert(s as usize);
+                            }
+                        }
+                    }
+                }
+                break;
             }
-            let p = scratch.get_or_insert_with(|| self.clone());
-            let undo = p.make(mv);
-            let legal = !p.in_check(us) && !(pawn_check && !p.has_legal_move());
-            p.unmake(mv, undo);
-            legal
-        });
+        }
+        for &(offset, kinds) in v.leap_attackers(them) {
+            let s = (king.index() as isize - offset) as usize;
+            let cell = self.cell(Square(s as u16));
+            if cell.is_piece() && cell.color() == them && kinds & (1 << cell.kind()) != 0 {
+                safety.checkers += 1;
+                safety.evasions.insert(s);
+            }
+        }
+        safety
+    }
+}
+
+/// A set of mailbox cells.
+#[derive(Clone, Copy, Default)]
+struct CellSet([u64; MAX_CELLS.div_ceil(64)]);
+
+impl CellSet {
+    #[inline]
+    fn insert(&mut self, i: usize) {
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+
+    #[inline]
+    fn contains(&self, i: usize) -> bool {
+        self.0[i / 64] & (1 << (i % 64)) != 0
+    }
+}
+
+/// Checks against a king and the pieces pinned to it.
+struct KingSafety {
+    checkers: u8,
+    /// With one checker: its square and the squares between it and the king.
+    evasions: CellSet,
+    /// Pinned pieces with the king direction of their pin.
+    pins: [(Square, u8); 8],
+    pin_count: usize,
+}
+
+impl KingSafety {
+    /// Whether a non-king move or drop to `to` leaves no check standing.
+    #[inline]
+    fn answers_check(&self, to: Square) -> bool {
+        match self.checkers {
+            0 => true,
+            1 => self.evasions.contains(to.index()),
+            _ => false,
+        }
+    }
+
+    /// The king direction along which the piece on `from` is pinned, if it is.
+    #[inline]
+    fn pin_direction(&self, from: Square) -> Option<usize> {
+        self.pins[..self.pin_count].iter().find(|(sq, _)| *sq == from).map(|&(_, d)| d as usize)
     }
 }

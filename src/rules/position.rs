@@ -268,14 +268,21 @@ impl Position {
 
     /// Whether `by` attacks `sq`: some piece of `by` could move there if it held an enemy.
     pub fn attacked_by(&self, sq: Square, by: Color) -> bool {
+        self.attacked_ignoring(sq, by, None)
+    }
+
+    /// Whether `by` attacks `sq` when the square `ignore` is taken to be empty (for a king
+    /// stepping along the line of a slider that checks it).
+    pub(crate) fn attacked_ignoring(&self, sq: Square, by: Color, ignore: Option<Square>) -> bool {
         let v = self.variant;
         let s = sq.index() as isize;
+        let ignore = ignore.map_or(usize::MAX, Square::index);
         for (d, &offset) in v.king_dirs.iter().enumerate() {
             let mut t = s;
             let mut distance = 1u8;
             loop {
                 t += offset;
-                let cell = self.board[t as usize];
+                let cell = if t as usize == ignore { Cell::EMPTY } else { self.board[t as usize] };
                 if cell == Cell::EMPTY {
                     distance = distance.saturating_add(1);
                     continue;

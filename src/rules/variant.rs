@@ -151,6 +151,8 @@ pub struct Variant {
     pub(crate) face_moves: [Vec<FaceMoves>; 2],
     /// Mailbox offsets of the 8 king directions, as [`KING_DIRS`] for Black.
     pub(crate) king_dirs: [isize; 8],
+    /// King direction index by `3 * (sign(dx) + 1) + sign(dy) + 1` of a mailbox step.
+    dir_by_sign: [u8; 9],
     /// `[colour][kind][d]`: how far a piece of that colour and face moves along king direction `d`.
     ride_reach: [Vec<[u8; 8]>; 2],
     /// `[colour]`: `(offset, kinds)`: a piece of one of `kinds` (bit set) standing `offset` away
@@ -190,6 +192,11 @@ impl Variant {
             .flat_map(|p| [Some(p.movement), p.promotion.map(|(_, m)| m)])
             .collect();
         let king_dirs = KING_DIRS.map(|(dx, f)| geometry.offset(Color::Black, dx, f));
+        let mut dir_by_sign = [u8::MAX; 9];
+        for (d, &(dx, f)) in KING_DIRS.iter().enumerate() {
+            // Board rows grow towards Black, so Black's forward is a negative row step.
+            dir_by_sign[(3 * (dx + 1) + (-f + 1)) as usize] = d as u8;
+        }
         let mut face_moves: [Vec<FaceMoves>; 2] = Default::default();
         let mut ride_reach: [Vec<[u8; 8]>; 2] = Default::default();
         let mut leap_attackers: [Vec<(isize, u128)>; 2] = Default::default();
@@ -246,6 +253,7 @@ impl Variant {
             empty_board,
             face_moves,
             king_dirs,
+            dir_by_sign,
             ride_reach,
             leap_attackers,
             relative_ranks,
@@ -284,6 +292,18 @@ impl Variant {
     #[inline]
     pub fn relative_rank(&self, sq: Square, color: Color) -> u8 {
         self.relative_ranks[color.index()][sq.index()]
+    }
+
+    /// The king direction `d` such that `to` lies from `from` along `king_dirs[d]`, if the
+    /// two squares are distinct and share a rank, file or diagonal.
+    #[inline]
+    pub(crate) fn direction(&self, from: Square, to: Square) -> Option<usize> {
+        let ((fx, fy), (tx, ty)) = (self.cell_xy[from.index()], self.cell_xy[to.index()]);
+        if from == to || !(fx == tx || fy == ty || fx.abs_diff(tx) == fy.abs_diff(ty)) {
+            return None;
+        }
+        let sign = |a: u8, b: u8| (b as i32 - a as i32).signum() + 1;
+        Some(self.dir_by_sign[(3 * sign(fx, tx) + sign(fy, ty)) as usize] as usize)
     }
 
     /// Whether two on-board squares share a rank, file or diagonal.

@@ -1,0 +1,116 @@
+//! Helpers shared by the integration tests: building positions from text, naming moves, and a
+//! small deterministic random number generator (no extra crates).
+#![allow(dead_code)]
+
+use std::collections::BTreeSet;
+
+use shogi_zero::rules::notation::{coord, sfen};
+use shogi_zero::rules::{Color, Game, GameRules, Move, Position, Square, VariantId};
+
+pub const SHOGI: VariantId = VariantId::Shogi;
+pub const HEIAN: VariantId = VariantId::HeianDaiShogi;
+
+/// Parses a position, panicking with the error message when it does not parse.
+pub fn pos(id: VariantId, text: &str) -> Position {
+    sfen::parse(id.variant(), text).unwrap_or_else(|e| panic!("test position '{text}' does not parse: {e}"))
+}
+
+/// The square named `name` (`7g`, `13m`) in variant `id`.
+pub fn sq(id: VariantId, name: &str) -> Square {
+    id.variant().geometry.parse_square(name).unwrap_or_else(|| panic!("'{name}' is not a square of {id}"))
+}
+
+/// A move from its coordinate text, without checking legality.
+pub fn mv(id: VariantId, text: &str) -> Move {
+    coord::parse_unchecked(id.variant(), text).unwrap_or_else(|e| panic!("'{text}': {e}"))
+}
+
+/// Coordinate text of a move.
+pub fn text(pos: &Position, m: Move) -> String {
+    coord::write(pos.variant(), m)
+}
+
+/// The legal moves of `pos` as a set of coordinate texts.
+pub fn legal(pos: &Position) -> BTreeSet<String> {
+    let moves = pos.legal_moves();
+    let set: BTreeSet<String> = moves.iter().map(|&m| text(pos, m)).collect();
+    assert_eq!(set.len(), moves.len(), "duplicate moves in the legal move list of {pos}");
+    set
+}
+
+/// The legal board moves starting on square `from` (coordinate texts).
+pub fn moves_from(pos: &Position, from: &str) -> BTreeSet<String> {
+    let from = sq(pos.variant().id, from);
+    pos.legal_moves()
+        .into_iter()
+        .filter(|m| matches!(m, Move::Normal { from: f, .. } if *f == from))
+        .map(|m| text(pos, m))
+        .collect()
+}
+
+/// The legal drops (coordinate texts such as `P*5e`) of piece letter `letter`.
+pub fn drops_of(pos: &Position, letter: &str) -> BTreeSet<String> {
+    let prefix = format!("{letter}*");
+    legal(pos).into_iter().filter(|t| t.starts_with(&prefix)).collect()
+}
+
+/// The distinct destination squares of the legal moves from `from`.
+pub fn destinations(pos: &Position, from: &str) -> BTreeSet<String> {
+    let g = &pos.variant().geometry;
+    let from = sq(pos.variant().id, from);
+    pos.legal_moves()
+        .into_iter()
+        .filter_map(|m| match m {
+            Move::Normal { from: f, to, .. } if f == from => Some(g.square_name(to)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A set of strings from a list, for comparing with [`legal`] and friends.
+pub fn set(items: &[&str]) -> BTreeSet<String> {
+    items.iter().map(|s| s.to_string()).collect()
+}
+
+/// Every square name of variant `id`.
+pub fn all_square_names(id: VariantId) -> Vec<String> {
+    let v = id.variant();
+    v.squares.iter().map(|&s| v.geometry.square_name(s)).collect()
+}
+
+/// A game from `text` under the variant's default rules.
+pub fn game(id: VariantId, text: &str) -> Game {
+    Game::new(pos(id, text), GameRules::default_for(id.variant()))
+}
+
+/// Plays coordinate moves separated by spaces, panicking on the first that fails.
+pub fn play_all(game: &mut Game, moves: &str) {
+    for (i, m) in moves.split_whitespace().enumerate() {
+        if let Err(e) = game.play_text(m) {
+            panic!("move {} ('{m}') of '{moves}' failed in {}: {e}", i + 1, game.position());
+        }
+    }
+}
+
+/// The other colour's name, for messages.
+pub fn color_name(c: Color) -> &'static str {
+    c.name()
+}
+
+/// splitmix64: a tiny, fast, deterministic generator, good enough to pick random moves.
+pub struct SplitMix64(pub u64);
+
+impl SplitMix64 {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A uniform-enough index below `n` (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        ((self.next_u64() >> 32) * n as u64 >> 32) as usize
+    }
+}
