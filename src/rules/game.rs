@@ -112,6 +112,17 @@ impl Game {
         &self.moves
     }
 
+    /// How many times the current position occurred before in this game.
+    pub fn repetitions(&self) -> usize {
+        let (current, earlier) = self.hashes.split_last().expect("the start position is always there");
+        earlier.iter().filter(|&&h| h == *current).count()
+    }
+
+    /// Number of moves played.
+    pub fn ply(&self) -> usize {
+        self.moves.len()
+    }
+
     /// How the game ended, once it has.
     pub fn outcome(&self) -> Option<Outcome> {
         self.outcome

@@ -10,18 +10,14 @@ pub enum Move {
     Normal { from: Square, to: Square, promote: bool },
     /// A piece of type `piece` is taken from the hand and put on the empty square `to`.
     Drop { piece: PieceType, to: Square },
+    /// A lion-type move in two legs: `from` to the adjacent square `mid` (capturing what stands
+    /// there, if anything), then on to `to`, capturing what stands there. `to == from` is igui
+    /// (capture and stay) or, in tenjiku, a step out and back that burns.
+    TwoLeg { from: Square, mid: Square, to: Square, promote: bool },
+    /// Passing the turn, leaving the board unchanged (pieces with lion power or area moves).
+    Pass,
     /// The 27-point impasse declaration (shogi, §8.4); offered by the game layer only.
     Declare,
-}
-
-impl Move {
-    /// The square the moving piece ends on, if any.
-    pub fn to(self) -> Option<Square> {
-        match self {
-            Move::Normal { to, .. } | Move::Drop { to, .. } => Some(to),
-            Move::Declare => None,
-        }
-    }
 }
 
 /// A reusable list of moves.

@@ -30,10 +30,15 @@ pub struct Position {
     move_number: u32,
 }
 
+/// Most pieces one move can remove from the board.
+const MAX_REMOVED: usize = 12;
+
 /// What [`Position::make`] changed, for [`Position::unmake`].
 #[derive(Copy, Clone, Debug)]
 pub struct Undo {
-    captured: Cell,
+    /// Pieces the move removed, in the order it removed them.
+    removed: [(Square, Cell); MAX_REMOVED],
+    removed_count: u8,
     hash: u64,
     royal_sq: [Square; 2],
 }
@@ -307,90 +312,129 @@ impl Position {
 
     /// Plays `mv`, which must be legal or at least pseudo-legal in this position (a move of
     /// the side to move along its piece's movement, or a drop of a piece it holds onto an empty
-    /// square). Returns what [`Position::unmake`] needs to take it back.
+    /// square). Returns what [`Position::unmake`] needs to take it back. [`Move::Pass`] and
+    /// [`Move::Declare`] only hand the turn over.
     pub fn make(&mut self, mv: Move) -> Undo {
         let v = self.variant;
         let us = self.side;
-        let undo = Undo { captured: Cell::EMPTY, hash: self.hash, royal_sq: self.royal_sq };
-        let mut hash = self.hash ^ v.side_key();
-        let undo = match mv {
+        let mut undo = Undo { removed: [(Square(0), Cell::EMPTY); MAX_REMOVED], removed_count: 0, hash: self.hash, royal_sq: self.royal_sq };
+        match mv {
             Move::Normal { from, to, promote } => {
-                let moving = self.board[from.index()];
-                let captured = self.board[to.index()];
-                let landed = if promote { moving.promoted() } else { moving };
-                self.board[from.index()] = Cell::EMPTY;
-                self.board[to.index()] = landed;
-                hash ^= v.piece_key(moving, from) ^ v.piece_key(landed, to);
-                if self.is_royal(moving) {
-                    self.royal_sq[us.index()] = to;
-                }
-                if captured.is_piece() {
-                    hash ^= v.piece_key(captured, to);
-                    let them = captured.color().index();
-                    if self.is_royal(captured) {
-                        self.royal_count[them] -= 1;
-                    } else {
-                        self.others[them] -= 1;
-                        if v.spec.drops {
-                            let t = PieceType((captured.kind() >> 1) as u8);
-                            let n = &mut self.hands[us.index()][t.index()];
-                            hash ^= v.hand_key(us, t, *n) ^ v.hand_key(us, t, *n + 1);
-                            *n += 1;
-                        }
-                    }
-                }
-                Undo { captured, ..undo }
+                let moving = self.lift(from);
+                self.capture(to, &mut undo);
+                self.land(to, if promote { moving.promoted() } else { moving });
+            }
+            Move::TwoLeg { from, mid, to, promote } => {
+                let moving = self.lift(from);
+                self.capture(mid, &mut undo);
+                self.capture(to, &mut undo);
+                self.land(to, if promote { moving.promoted() } else { moving });
             }
             Move::Drop { piece, to } => {
-                let cell = Cell::from_piece(Piece { color: us, ptype: piece, promoted: false });
-                self.board[to.index()] = cell;
-                let n = &mut self.hands[us.index()][piece.index()];
-                hash ^= v.piece_key(cell, to) ^ v.hand_key(us, piece, *n) ^ v.hand_key(us, piece, *n - 1);
-                *n -= 1;
-                self.others[us.index()] += 1;
-                undo
+                let n = self.hands[us.index()][piece.index()];
+                self.hash ^= v.hand_key(us, piece, n) ^ v.hand_key(us, piece, n - 1);
+                self.hands[us.index()][piece.index()] = n - 1;
+                self.land(to, Cell::from_piece(Piece { color: us, ptype: piece, promoted: false }));
             }
-            Move::Declare => undo,
-        };
-        self.hash = hash;
+            Move::Pass | Move::Declare => {}
+        }
+        self.hash ^= v.side_key();
         self.side = us.opponent();
         self.move_number += 1;
         undo
+    }
+
+    /// Takes the piece on `sq` off the board for a move (it will [`Self::land`] again).
+    #[inline]
+    fn lift(&mut self, sq: Square) -> Cell {
+        let cell = self.board[sq.index()];
+        self.board[sq.index()] = Cell::EMPTY;
+        self.hash ^= self.variant.piece_key(cell, sq);
+        self.others[cell.color().index()] -= u16::from(!self.is_royal(cell));
+        cell
+    }
+
+    /// Puts the moving piece `cell` on the empty square `sq`.
+    #[inline]
+    fn land(&mut self, sq: Square, cell: Cell) {
+        self.board[sq.index()] = cell;
+        self.hash ^= self.variant.piece_key(cell, sq);
+        if self.is_royal(cell) {
+            self.royal_sq[cell.color().index()] = sq;
+        } else {
+            self.others[cell.color().index()] += 1;
+        }
+    }
+
+    /// Captures whatever stands on `sq` (nothing if it is empty): it leaves the game, or goes to
+    /// the captor's hand unpromoted where the variant has drops.
+    #[inline]
+    fn capture(&mut self, sq: Square, undo: &mut Undo) {
+        let cell = self.board[sq.index()];
+        if !cell.is_piece() {
+            return;
+        }
+        let v = self.variant;
+        undo.removed[undo.removed_count as usize] = (sq, cell);
+        undo.removed_count += 1;
+        self.board[sq.index()] = Cell::EMPTY;
+        self.hash ^= v.piece_key(cell, sq);
+        let owner = cell.color();
+        if self.is_royal(cell) {
+            self.royal_count[owner.index()] -= 1;
+            return;
+        }
+        self.others[owner.index()] -= 1;
+        if v.spec.drops {
+            let captor = owner.opponent();
+            let t = PieceType((cell.kind() >> 1) as u8);
+            let n = self.hands[captor.index()][t.index()];
+            self.hash ^= v.hand_key(captor, t, n) ^ v.hand_key(captor, t, n + 1);
+            self.hands[captor.index()][t.index()] = n + 1;
+        }
     }
 
     /// Takes back `mv`, which was the last move made, with the [`Undo`] that made it returned.
     pub fn unmake(&mut self, mv: Move, undo: Undo) {
         self.side = self.side.opponent();
         self.move_number -= 1;
-        self.hash = undo.hash;
-        self.royal_sq = undo.royal_sq;
         let us = self.side;
-        match mv {
-            Move::Normal { from, to, promote } => {
-                let landed = self.board[to.index()];
-                let moving = if promote { Cell(landed.0 - 1) } else { landed };
-                self.board[from.index()] = moving;
-                self.board[to.index()] = undo.captured;
-                let captured = undo.captured;
-                if captured.is_piece() {
-                    let them = captured.color().index();
-                    if self.is_royal(captured) {
-                        self.royal_count[them] += 1;
-                    } else {
-                        self.others[them] += 1;
-                        if self.variant.spec.drops {
-                            self.hands[us.index()][captured.kind() >> 1] -= 1;
-                        }
-                    }
+        let (from, to, promote) = match mv {
+            Move::Normal { from, to, promote } | Move::TwoLeg { from, to, promote, .. } => (Some(from), to, promote),
+            Move::Drop { piece, to } => {
+                self.hands[us.index()][piece.index()] += 1;
+                (None, to, false)
+            }
+            Move::Pass | Move::Declare => {
+                self.hash = undo.hash;
+                return;
+            }
+        };
+        let landed = self.board[to.index()];
+        self.board[to.index()] = Cell::EMPTY;
+        if !self.is_royal(landed) {
+            self.others[us.index()] -= 1;
+        }
+        for &(sq, cell) in undo.removed[..undo.removed_count as usize].iter().rev() {
+            self.board[sq.index()] = cell;
+            let owner = cell.color();
+            if self.is_royal(cell) {
+                self.royal_count[owner.index()] += 1;
+            } else {
+                self.others[owner.index()] += 1;
+                if self.variant.spec.drops {
+                    self.hands[owner.opponent().index()][cell.kind() >> 1] -= 1;
                 }
             }
-            Move::Drop { piece, to } => {
-                self.board[to.index()] = Cell::EMPTY;
-                self.hands[us.index()][piece.index()] += 1;
-                self.others[us.index()] -= 1;
-            }
-            Move::Declare => {}
         }
+        if let Some(from) = from {
+            self.board[from.index()] = if promote { Cell(landed.0 - 1) } else { landed };
+            if !self.is_royal(landed) {
+                self.others[us.index()] += 1;
+            }
+        }
+        self.hash = undo.hash;
+        self.royal_sq = undo.royal_sq;
     }
 
     /// The position after `mv` (copy-make).

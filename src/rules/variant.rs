@@ -129,6 +129,18 @@ pub struct FaceMoves {
     pub leaps: Vec<isize>,
 }
 
+/// The geometric shapes of the board moves a variant can generate, seen from the mover's side
+/// as `(dx, forward)` displacements: what a policy map needs to give every move an index.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveShapes {
+    /// Displacements of one-leg board moves ([`super::Move::Normal`]), sorted.
+    pub one_leg: Vec<(i8, i8)>,
+    /// First-leg and second-leg displacements of two-leg moves ([`super::Move::TwoLeg`]), sorted.
+    pub two_leg: Vec<((i8, i8), (i8, i8))>,
+    /// Whether [`super::Move::Pass`] exists in the variant.
+    pub pass: bool,
+}
+
 /// Zobrist keys of a variant.
 #[derive(Debug)]
 struct Zobrist {
@@ -170,6 +182,8 @@ pub struct Variant {
     pub hand_types: Vec<PieceType>,
     /// The pawn, for the drop rules (two pawns on a file, pawn-drop mate).
     pub pawn: Option<PieceType>,
+    /// Every shape a board move can have.
+    pub move_shapes: MoveShapes,
     zobrist: Zobrist,
 }
 
@@ -244,6 +258,7 @@ impl Variant {
             Vec::new()
         };
         let max_in_hand = max_in_hand(spec);
+        let move_shapes = move_shapes(spec, &faces);
         let zobrist = Zobrist::new(id as u64, geometry.cells(), faces.len(), &max_in_hand);
         Variant {
             id,
@@ -262,6 +277,7 @@ impl Variant {
             max_in_hand,
             hand_types,
             pawn,
+            move_shapes,
             zobrist,
         }
     }
@@ -351,6 +367,17 @@ impl Variant {
         self.zobrist.side
     }
 
+    /// The displacement `(dx, forward)` from `from` to `to` as `color` sees it (forward is
+    /// towards that player's far side).
+    pub fn displacement(&self, color: Color, from: Square, to: Square) -> (i8, i8) {
+        let ((fx, fy), (tx, ty)) = (self.cell_xy[from.index()], self.cell_xy[to.index()]);
+        let (dx, dy) = (tx as i8 - fx as i8, ty as i8 - fy as i8);
+        match color {
+            Color::Black => (dx, -dy),
+            Color::White => (-dx, dy),
+        }
+    }
+
     /// Whether `sq` is a mailbox index of this board (walls excluded).
     pub fn contains(&self, sq: Square) -> bool {
         sq.index() < self.geometry.cells() && self.geometry.on_board(sq.index())
@@ -386,6 +413,26 @@ impl Zobrist {
 fn dead_ranks(m: &Movement) -> usize {
     let forwards = m.rides.iter().flat_map(|r| r.dirs.iter()).chain(m.leaps.iter()).map(|&(_, f)| f);
     forwards.map(|f| f.max(0) as usize).min().unwrap_or(0)
+}
+
+/// The move shapes of every piece face: ride directions times the distances the board allows,
+/// and leaps.
+fn move_shapes(spec: &VariantSpec, faces: &[Option<Movement>]) -> MoveShapes {
+    let longest = spec.size as i8 - 1;
+    let mut one_leg = Vec::new();
+    for m in faces.iter().flatten() {
+        for ride in m.rides {
+            for &(dx, f) in ride.dirs {
+                for k in 1..=longest.min(ride.range.min(i8::MAX as u8) as i8) {
+                    one_leg.push((dx * k, f * k));
+                }
+            }
+        }
+        one_leg.extend_from_slice(m.leaps);
+    }
+    one_leg.sort_unstable();
+    one_leg.dedup();
+    MoveShapes { one_leg, two_leg: Vec::new(), pass: false }
 }
 
 /// Per type, how many pieces of it the whole game holds (both sides), the most one hand can hold.

@@ -1,5 +1,6 @@
 //! Coordinate move notation, a generalisation of USI: `7g7f`, `7g7f+` (promoting), `P*5e`
-//! (drop), `13m12l` (large boards), `declare` (the 27-point declaration).
+//! (drop), `13m12l` (large boards), `8c9d8c` (two legs: origin, first square, final square),
+//! `pass`, and `declare` (the 27-point declaration).
 
 use super::super::moves::Move;
 use super::super::piece::PieceType;
@@ -23,6 +24,14 @@ pub fn write(v: &Variant, mv: Move) -> String {
             format!("{}{}{}", g.square_name(from), g.square_name(to), if promote { "+" } else { "" })
         }
         Move::Drop { piece, to } => format!("{}*{}", v.piece_spec(piece).abbr, g.square_name(to)),
+        Move::TwoLeg { from, mid, to, promote } => format!(
+            "{}{}{}{}",
+            g.square_name(from),
+            g.square_name(mid),
+            g.square_name(to),
+            if promote { "+" } else { "" }
+        ),
+        Move::Pass => "pass".to_string(),
         Move::Declare => "declare".to_string(),
     }
 }
@@ -30,8 +39,10 @@ pub fn write(v: &Variant, mv: Move) -> String {
 /// Reads a move without checking that it is legal anywhere.
 pub fn parse_unchecked(v: &Variant, text: &str) -> Result<Move, MoveError> {
     let syntax = |reason: &str| MoveError::Syntax { text: text.to_string(), reason: reason.to_string() };
-    if text == "declare" {
-        return Ok(Move::Declare);
+    match text {
+        "declare" => return Ok(Move::Declare),
+        "pass" => return Ok(Move::Pass),
+        _ => {}
     }
     if let Some((piece, square)) = text.split_once('*') {
         let upper = piece.to_ascii_uppercase();
@@ -47,24 +58,42 @@ pub fn parse_unchecked(v: &Variant, text: &str) -> Result<Move, MoveError> {
         Some(body) => (body, true),
         None => (text, false),
     };
-    // Split after the rank letter of the first square.
-    let split = body
-        .char_indices()
-        .find(|(_, c)| c.is_ascii_lowercase())
-        .map(|(i, _)| i + 1)
-        .ok_or_else(|| syntax("expected two squares such as 7g7f, or a drop such as P*5e"))?;
-    let (from_text, to_text) = body.split_at(split);
-    let from = v.geometry.parse_square(from_text).ok_or_else(|| syntax(&format!("'{from_text}' is not a square")))?;
-    let to = v.geometry.parse_square(to_text).ok_or_else(|| syntax(&format!("'{to_text}' is not a square")))?;
-    Ok(Move::Normal { from, to, promote })
+    // Squares end with their rank letter.
+    let mut squares = Vec::new();
+    let mut start = 0;
+    for (i, c) in body.char_indices() {
+        if !c.is_ascii_digit() {
+            let name = &body[start..=i];
+            squares.push(v.geometry.parse_square(name).ok_or_else(|| syntax(&format!("'{name}' is not a square")))?);
+            start = i + 1;
+        }
+    }
+    match (squares.as_slice(), start == body.len()) {
+        (&[from, to], true) => Ok(Move::Normal { from, to, promote }),
+        (&[from, mid, to], true) => Ok(Move::TwoLeg { from, mid, to, promote }),
+        _ => Err(syntax("expected two squares such as 7g7f, three for a two-leg move, or a drop such as P*5e")),
+    }
 }
 
-/// Reads a move and checks that it is legal in `pos`.
+/// Reads a move and checks that it is legal in `pos`. A two-leg move whose first leg steps
+/// onto an empty square is read as the one-leg move it equals, or as the pass when it comes
+/// back to its origin, unless that route is a move of its own (tenjiku burning).
 pub fn parse(pos: &Position, text: &str) -> Result<Move, MoveError> {
     let mv = parse_unchecked(pos.variant(), text)?;
-    if mv != Move::Declare && pos.is_legal(mv) {
-        Ok(mv)
-    } else {
-        Err(MoveError::Illegal { text: text.to_string() })
-    }
+    let legal = pos.legal_moves();
+    let same_effect = match mv {
+        Move::TwoLeg { from, mid, to, promote } if pos.piece_at(mid).is_none() => {
+            if to == from {
+                Some(Move::Pass)
+            } else {
+                Some(Move::Normal { from, to, promote })
+            }
+        }
+        _ => None,
+    };
+    [Some(mv), same_effect]
+        .into_iter()
+        .flatten()
+        .find(|m| legal.contains(m))
+        .ok_or_else(|| MoveError::Illegal { text: text.to_string() })
 }

@@ -1,6 +1,8 @@
 //! Hodges notation for display (rules README section 5): `P-7f`, `Nx7c=`, `+Rx2b`, `G6i-5h`
-//! (origin added when two pieces of the same kind could go there), `P*5e` (drop).
+//! (origin added when another piece of the same kind could make the same move), `P*5e` (drop);
+//! lion moves: `Lnx!9d` (igui), `Lnx3hx2i` (double capture), `Lnx3h-2i` (hit and run).
 
+use super::super::geometry::Square;
 use super::super::moves::{Move, MoveList};
 use super::super::position::Position;
 
@@ -9,27 +11,51 @@ use super::super::position::Position;
 pub fn write(pos: &Position, legal: &MoveList, mv: Move) -> String {
     let v = pos.variant();
     let g = &v.geometry;
-    match mv {
-        Move::Drop { piece, to } => format!("{}*{}", v.piece_spec(piece).abbr, g.square_name(to)),
-        Move::Declare => "declare".to_string(),
-        Move::Normal { from, to, promote } => {
-            let Some(piece) = pos.piece_at(from) else {
-                return super::coord::write(v, mv);
-            };
-            let ambiguous = legal.iter().any(|&other| match other {
-                Move::Normal { from: f, to: t, .. } => t == to && f != from && pos.piece_at(f) == Some(piece),
-                _ => false,
-            });
-            let origin = if ambiguous { g.square_name(from) } else { String::new() };
-            let action = if pos.piece_at(to).is_some() { 'x' } else { '-' };
-            let suffix = if promote {
-                "+"
-            } else if legal.contains(&Move::Normal { from, to, promote: true }) {
-                "="
-            } else {
-                ""
-            };
-            format!("{}{origin}{action}{}{suffix}", pos.piece_name(piece), g.square_name(to))
+    let (from, mid, to, promote) = match mv {
+        Move::Drop { piece, to } => return format!("{}*{}", v.piece_spec(piece).abbr, g.square_name(to)),
+        Move::Pass => return "pass".to_string(),
+        Move::Declare => return "declare".to_string(),
+        Move::Normal { from, to, promote } => (from, None, to, promote),
+        Move::TwoLeg { from, mid, to, promote } => (from, Some(mid), to, promote),
+    };
+    let Some(piece) = pos.piece_at(from) else {
+        return super::coord::write(v, mv);
+    };
+    // The squares a move visits after its origin, which another piece might visit too.
+    let route = |m: Move| -> Option<(Square, Option<Square>, Square)> {
+        match m {
+            Move::Normal { from, to, .. } => Some((from, None, to)),
+            Move::TwoLeg { from, mid, to, .. } => Some((from, Some(mid), to)),
+            _ => None,
+        }
+    };
+    let ambiguous = legal.iter().filter_map(|&m| route(m)).any(|(f, m, t)| {
+        f != from && m == mid && (t == to || (mid.is_some() && t == f && to == from)) && pos.piece_at(f) == Some(piece)
+    });
+    let mut text = pos.piece_name(piece);
+    if ambiguous {
+        text.push_str(&g.square_name(from));
+    }
+    let action = |sq: Square| if pos.piece_at(sq).is_some() { 'x' } else { '-' };
+    match mid {
+        None => text.push_str(&format!("{}{}", action(to), g.square_name(to))),
+        Some(mid) if to == from && pos.piece_at(mid).is_some() => text.push_str(&format!("x!{}", g.square_name(mid))),
+        Some(mid) => {
+            let to_action = if to == from { '-' } else { action(to) };
+            text.push_str(&format!("{}{}{to_action}{}", action(mid), g.square_name(mid), g.square_name(to)));
         }
     }
+    if promote {
+        text.push('+');
+    } else {
+        let promoting = match mv {
+            Move::Normal { from, to, .. } => Move::Normal { from, to, promote: true },
+            Move::TwoLeg { from, mid, to, .. } => Move::TwoLeg { from, mid, to, promote: true },
+            other => other,
+        };
+        if promoting != mv && legal.contains(&promoting) {
+            text.push('=');
+        }
+    }
+    text
 }
