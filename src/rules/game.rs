@@ -2,11 +2,12 @@
 //! repetition and perpetual check, the 27-point declaration, royal capture, bare king,
 //! no legal move and the ply cap.
 
-use super::geometry::Color;
+use super::geometry::{Color, Square};
 use super::moves::{Move, MoveList};
 use super::notation::coord::{self, MoveError};
+use super::piece::Piece;
 use super::position::Position;
-use super::variant::{Legality, Variant};
+use super::variant::{BareKingRule, Legality, RepetitionRule, Variant};
 
 /// Settings of a game that are not rules of the variant.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -133,9 +134,26 @@ impl Game {
         if self.outcome.is_some() {
             return MoveList::new();
         }
-        let mut moves = self.position.legal_moves();
+        let mut moves = self.board_legal_moves();
         if self.can_declare() {
             moves.push(Move::Declare);
+        }
+        moves
+    }
+
+    /// The position's legal moves less those the history forbids: in dai and tenjiku a move
+    /// may not recreate an earlier position unless the mover is in check.
+    fn board_legal_moves(&self) -> MoveList {
+        let pos = &self.position;
+        let mut moves = pos.legal_moves();
+        if pos.variant().spec.repetition == RepetitionRule::NoRecreation && !pos.in_check(pos.side_to_move()) {
+            let mut scratch = pos.clone();
+            moves.retain(|&mv| {
+                let undo = scratch.make(mv);
+                let new = !self.hashes.contains(&scratch.hash());
+                scratch.unmake(mv, undo);
+                new
+            });
         }
         moves
     }
@@ -157,7 +175,7 @@ impl Game {
         }
         let legal = match mv {
             Move::Declare => self.can_declare(),
-            _ => self.position.is_legal(mv),
+            _ => self.board_legal_moves().contains(&mv),
         };
         if !legal {
             return Err(MoveError::Illegal { text: coord::write(self.position.variant(), mv) }.into());
@@ -185,18 +203,25 @@ impl Game {
         if v.spec.legality == Legality::RoyalCapture && pos.royal_count(opponent) == 0 {
             return win(EndReason::RoyalCaptured);
         }
-        if v.spec.bare_king && pos.royal_count(opponent) > 0 && pos.non_royal_count(opponent) == 0 {
+        if v.spec.bare_king == BareKingRule::Heian && pos.royal_count(opponent) > 0 && pos.non_royal_count(opponent) == 0 {
             return match pos.non_royal_count(mover) {
                 0 => draw(EndReason::BareKing),
                 1 if self.bare_back_possible(mover) => draw(EndReason::BareKing),
                 _ => win(EndReason::BareKing),
             };
         }
-        if let Some(outcome) = self.repetition_outcome() {
-            return Some(outcome);
-        }
         if let Some(outcome) = self.no_move_outcome() {
             return Some(outcome);
+        }
+        if v.spec.bare_king == BareKingRule::Chu {
+            if let Some(outcome) = chu_bare_king(pos) {
+                return Some(outcome);
+            }
+        }
+        if v.spec.repetition == RepetitionRule::FourthOccurrence {
+            if let Some(outcome) = self.repetition_outcome() {
+                return Some(outcome);
+            }
         }
         (self.moves.len() >= self.rules.ply_cap as usize).then_some(Outcome { winner: None, reason: EndReason::PlyCap })
     }
@@ -209,14 +234,14 @@ impl Game {
         let (kx, ky) = g.xy(king);
         pos.pieces().any(|(sq, p)| {
             let (x, y) = g.xy(sq);
-            p.color == mover && !pos.variant().piece_spec(p.ptype).royal && x.abs_diff(kx) <= 1 && y.abs_diff(ky) <= 1
+            p.color == mover && !pos.variant().is_royal(p) && x.abs_diff(kx) <= 1 && y.abs_diff(ky) <= 1
         })
     }
 
     /// The side to move loses when it has no legal move (checkmate or otherwise).
     fn no_move_outcome(&self) -> Option<Outcome> {
         let pos = &self.position;
-        if pos.has_legal_move() {
+        if !self.board_legal_moves().is_empty() {
             return None;
         }
         let loser = pos.side_to_move();
@@ -271,7 +296,7 @@ impl Game {
         }
         let in_camp: Vec<_> = pos
             .pieces()
-            .filter(|&(sq, p)| p.color == us && !v.piece_spec(p.ptype).royal && v.in_zone(sq, us))
+            .filter(|&(sq, p)| p.color == us && !v.is_royal(p) && v.in_zone(sq, us))
             .collect();
         let board_points: u32 = in_camp.iter().map(|(_, p)| v.piece_spec(p.ptype).points as u32).sum();
         let hand_points: u32 = v.hand_types.iter().map(|&t| pos.hand(us, t) as u32 * v.piece_spec(t).points as u32).sum();
@@ -281,4 +306,37 @@ impl Game {
         };
         in_camp.len() >= 10 && board_points + hand_points >= needed
     }
+}
+
+/// Chu shogi's bare-king and lone-royals rules (chu-shogi.md §8.2, lishogi), applied to the
+/// position before the side to move plays.
+fn chu_bare_king(pos: &Position) -> Option<Outcome> {
+    let v = pos.variant();
+    let g = &v.geometry;
+    // Unpromoted pawns and lances on their owner's last rank can never move again.
+    let dead = |sq: Square, p: Piece| !p.promoted && matches!(v.piece_spec(p.ptype).abbr, "P" | "L") && g.relative_rank(sq, p.color) == 0;
+    let live: Vec<(Square, Piece)> = pos.pieces().filter(|&(sq, p)| !dead(sq, p)).collect();
+    let royals = |c: Color| live.iter().filter(|(_, p)| p.color == c && v.is_royal(*p)).count();
+    let others = |c: Color| live.iter().filter(|(_, p)| p.color == c && !v.is_royal(*p)).count();
+    for bared in Color::ALL {
+        let winner = bared.opponent();
+        if royals(bared) != 1 || others(bared) != 0 || royals(winner) != 1 || pos.in_check(winner) {
+            continue;
+        }
+        // The winner's pieces that count: not unpromoted pawns or go-betweens (dead lances are
+        // already gone from `live`).
+        let counted: Vec<(Square, Piece)> = live
+            .iter()
+            .copied()
+            .filter(|&(_, p)| p.color == winner && (p.promoted || !matches!(v.piece_spec(p.ptype).abbr, "P" | "GB")))
+            .collect();
+        let helpers = counted.iter().filter(|(_, p)| !v.is_royal(*p)).count();
+        let bared_royal = live.iter().find(|(_, p)| p.color == bared).map(|&(sq, _)| sq)?;
+        let next_to_bared = counted.iter().any(|&(sq, _)| v.king_distance(sq, bared_royal) == 1);
+        if helpers >= 2 || (helpers == 1 && !next_to_bared) {
+            return Some(Outcome { winner: Some(winner), reason: EndReason::BareKing });
+        }
+    }
+    let lone_royals = live.len() == 2 && Color::ALL.iter().all(|&c| royals(c) == 1 && !pos.in_check(c));
+    lone_royals.then_some(Outcome { winner: None, reason: EndReason::BareKing })
 }

@@ -104,6 +104,34 @@ pub struct Movement {
     pub rides: &'static [Ride],
     /// Jumps to `(dx, forward)` whatever stands in between.
     pub leaps: &'static [Dir],
+    /// Lion power (rules README section 2), beyond the steps and jumps listed in `rides` and
+    /// `leaps`: igui, double capture, hit-and-run and the pass.
+    pub lion: Option<LionPower>,
+}
+
+/// Which two-step lion moves a piece has.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum LionPower {
+    /// The full lion: a first step in any direction, a second step in any direction.
+    Full,
+    /// Lion power restricted to lines (horned falcon forward, soaring eagle forward
+    /// diagonals): a first step along the line, then only on along the same line or back.
+    Lines(&'static [Dir]),
+}
+
+/// The promoted face of a piece.
+#[derive(Copy, Clone, Debug)]
+pub struct Promotion {
+    /// English name (`Dragon`, `Crown prince`).
+    pub name: &'static str,
+    pub movement: Movement,
+    /// Whether the promoted piece is royal (chu's crown prince).
+    pub royal: bool,
+}
+
+/// A non-royal promoted face.
+pub const fn promotes_to(name: &'static str, movement: Movement) -> Option<Promotion> {
+    Some(Promotion { name, movement, royal: false })
 }
 
 /// One row of a variant's piece table.
@@ -115,8 +143,8 @@ pub struct PieceSpec {
     pub abbr: &'static str,
     /// Movement of the unpromoted face.
     pub movement: Movement,
-    /// Name and movement of the promoted face, if the piece promotes.
-    pub promotion: Option<(&'static str, Movement)>,
+    /// The promoted face, if the piece promotes.
+    pub promotion: Option<Promotion>,
     /// Losing every royal piece loses the game.
     pub royal: bool,
     /// Points in the 27-point declaration count (shogi; 0 where unused).
@@ -141,6 +169,30 @@ pub mod dirs {
     pub const IRON: &[Dir] = &[(0, 1), (1, 1), (-1, 1), (1, 0), (-1, 0)];
     /// The two knight jumps.
     pub const KNIGHT: &[Dir] = &[(1, 2), (-1, 2)];
+    /// The 16 squares two king steps away: the lion's jumps.
+    pub const LION_JUMPS: &[Dir] = &[
+        (-2, -2), (-1, -2), (0, -2), (1, -2), (2, -2),
+        (-2, -1), (2, -1), (-2, 0), (2, 0), (-2, 1), (2, 1),
+        (-2, 2), (-1, 2), (0, 2), (1, 2), (2, 2),
+    ];
+    /// Jumps to the second square orthogonally (dabbaba).
+    pub const ORTHOGONAL_TWO: &[Dir] = &[(0, 2), (0, -2), (2, 0), (-2, 0)];
+    /// Jumps to the second square diagonally (alfil).
+    pub const DIAGONAL_TWO: &[Dir] = &[(2, 2), (-2, 2), (2, -2), (-2, -2)];
+    /// Straight backward.
+    pub const BACKWARD: &[Dir] = &[(0, -1)];
+    /// The two backward diagonals.
+    pub const BACKWARD_DIAGONAL: &[Dir] = &[(1, -1), (-1, -1)];
+    /// Every direction but straight backward: the drunk elephant.
+    pub const ELEPHANT: &[Dir] = &[(0, 1), (1, 0), (-1, 0), (1, 1), (-1, 1), (1, -1), (-1, -1)];
+    /// Every direction but straight forward: the blind tiger.
+    pub const TIGER: &[Dir] = &[(0, -1), (1, 0), (-1, 0), (1, 1), (-1, 1), (1, -1), (-1, -1)];
+    /// Every direction but sideways: the ferocious leopard.
+    pub const LEOPARD: &[Dir] = &[(0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1)];
+    /// Forward, backward and forward diagonals: the chu copper general.
+    pub const COPPER: &[Dir] = &[(0, 1), (0, -1), (1, 1), (-1, 1)];
+    /// Forward and forward diagonals: the dai iron general.
+    pub const FORWARD_THREE: &[Dir] = &[(0, 1), (1, 1), (-1, 1)];
 }
 
 /// Movement builders shared by several variants.
@@ -148,30 +200,32 @@ pub mod moves {
     use super::{dirs, Movement, Ride, UNLIMITED};
 
     /// One step in any direction.
-    pub const KING: Movement = Movement { rides: &[Ride { dirs: dirs::ALL, range: 1 }], leaps: &[] };
+    pub const KING: Movement = Movement { rides: &[Ride { dirs: dirs::ALL, range: 1 }], leaps: &[], lion: None };
     /// Gold general (and most promoted minor pieces).
-    pub const GOLD: Movement = Movement { rides: &[Ride { dirs: dirs::GOLD, range: 1 }], leaps: &[] };
+    pub const GOLD: Movement = Movement { rides: &[Ride { dirs: dirs::GOLD, range: 1 }], leaps: &[], lion: None };
     /// Silver general.
-    pub const SILVER: Movement = Movement { rides: &[Ride { dirs: dirs::SILVER, range: 1 }], leaps: &[] };
+    pub const SILVER: Movement = Movement { rides: &[Ride { dirs: dirs::SILVER, range: 1 }], leaps: &[], lion: None };
     /// Knight: the two forward jumps.
-    pub const KNIGHT: Movement = Movement { rides: &[], leaps: dirs::KNIGHT };
+    pub const KNIGHT: Movement = Movement { rides: &[], leaps: dirs::KNIGHT, lion: None };
     /// Lance: unlimited forward slide.
-    pub const LANCE: Movement = Movement { rides: &[Ride { dirs: dirs::FORWARD, range: UNLIMITED }], leaps: &[] };
+    pub const LANCE: Movement = Movement { rides: &[Ride { dirs: dirs::FORWARD, range: UNLIMITED }], leaps: &[], lion: None };
     /// Pawn: one step forward.
-    pub const PAWN: Movement = Movement { rides: &[Ride { dirs: dirs::FORWARD, range: 1 }], leaps: &[] };
+    pub const PAWN: Movement = Movement { rides: &[Ride { dirs: dirs::FORWARD, range: 1 }], leaps: &[], lion: None };
     /// Rook.
-    pub const ROOK: Movement = Movement { rides: &[Ride { dirs: dirs::ORTHOGONAL, range: UNLIMITED }], leaps: &[] };
+    pub const ROOK: Movement = Movement { rides: &[Ride { dirs: dirs::ORTHOGONAL, range: UNLIMITED }], leaps: &[], lion: None };
     /// Bishop.
-    pub const BISHOP: Movement = Movement { rides: &[Ride { dirs: dirs::DIAGONAL, range: UNLIMITED }], leaps: &[] };
+    pub const BISHOP: Movement = Movement { rides: &[Ride { dirs: dirs::DIAGONAL, range: UNLIMITED }], leaps: &[], lion: None };
     /// Dragon king: rook plus diagonal steps.
     pub const DRAGON: Movement = Movement {
         rides: &[Ride { dirs: dirs::ORTHOGONAL, range: UNLIMITED }, Ride { dirs: dirs::DIAGONAL, range: 1 }],
         leaps: &[],
+        lion: None,
     };
     /// Dragon horse: bishop plus orthogonal steps.
     pub const HORSE: Movement = Movement {
         rides: &[Ride { dirs: dirs::DIAGONAL, range: UNLIMITED }, Ride { dirs: dirs::ORTHOGONAL, range: 1 }],
         leaps: &[],
+        lion: None,
     };
 }
 

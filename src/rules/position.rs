@@ -28,6 +28,9 @@ pub struct Position {
     hash: u64,
     /// The move number of SFEN: 1 at the start, one more after every move.
     move_number: u32,
+    /// Chu's counter-strike square (chu-shogi.md §6.2): where the last move captured a lion
+    /// with a piece that was not a lion.
+    counter_strike: Option<Square>,
 }
 
 /// Most pieces one move can remove from the board.
@@ -41,6 +44,7 @@ pub struct Undo {
     removed_count: u8,
     hash: u64,
     royal_sq: [Square; 2],
+    counter_strike: Option<Square>,
 }
 
 /// Why a set of pieces, hands and side to move is not a valid position.
@@ -56,6 +60,8 @@ pub enum InvalidPosition {
     TooManyInHand { color: Color, piece: String, count: u32, max: u8 },
     #[error("{color} is not to move but its king is in check")]
     OpponentInCheck { color: Color },
+    #[error("the counter-strike square {square} does not hold a piece that just captured a lion")]
+    BadCounterStrike { square: String },
 }
 
 impl Position {
@@ -72,6 +78,7 @@ impl Position {
         pieces: &[(Square, Piece)],
         side: Color,
         hands: [[u32; MAX_HAND_TYPES]; 2],
+        counter_strike: Option<Square>,
         move_number: u32,
     ) -> Result<Position, InvalidPosition> {
         let mut pos = Position {
@@ -84,6 +91,7 @@ impl Position {
             others: [0; 2],
             hash: 0,
             move_number,
+            counter_strike: counter_strike.filter(|_| variant.spec.lion_trading),
         };
         for &(sq, piece) in pieces {
             debug_assert!(variant.contains(sq));
@@ -108,13 +116,14 @@ impl Position {
     fn check_validity(&self) -> Result<(), InvalidPosition> {
         let v = self.variant;
         for color in Color::ALL {
-            let kings = self.pieces().filter(|(_, p)| p.color == color && v.piece_spec(p.ptype).royal).count();
+            let kings = self.pieces().filter(|(_, p)| p.color == color && v.piece_spec(p.ptype).royal && !p.promoted).count();
             if kings > 1 {
                 return Err(InvalidPosition::TooManyKings { color, count: kings });
             }
         }
         for (sq, p) in self.pieces() {
-            if !p.promoted && v.geometry.relative_rank(sq, p.color) < v.dead_ranks[p.ptype.index()] {
+            let dead = !p.promoted && v.geometry.relative_rank(sq, p.color) < v.dead_ranks[p.ptype.index()];
+            if dead && v.spec.compulsory_promotion {
                 let piece = self.piece_name(p);
                 return Err(InvalidPosition::DeadPiece { piece, square: v.geometry.square_name(sq) });
             }
@@ -126,6 +135,11 @@ impl Position {
                         return Err(InvalidPosition::TwoPawnsOnFile { color, file });
                     }
                 }
+            }
+        }
+        if let Some(sq) = self.counter_strike {
+            if self.piece_at(sq).is_none_or(|p| p.color == self.side) {
+                return Err(InvalidPosition::BadCounterStrike { square: v.geometry.square_name(sq) });
             }
         }
         let waiting = self.side.opponent();
@@ -169,6 +183,9 @@ impl Position {
         }
         if self.side == Color::White {
             hash ^= self.variant.side_key();
+        }
+        if let Some(sq) = self.counter_strike {
+            hash ^= self.variant.counter_strike_key(sq);
         }
         self.hash = hash;
     }
@@ -258,7 +275,17 @@ impl Position {
     /// Whether the piece in `cell` is royal.
     #[inline]
     pub(crate) fn is_royal(&self, cell: Cell) -> bool {
-        self.variant.spec.pieces[cell.kind() >> 1].royal
+        self.variant.is_royal_kind(cell.kind())
+    }
+
+    /// Chu's counter-strike square: where the last move captured a lion with a non-lion.
+    pub fn counter_strike(&self) -> Option<Square> {
+        self.counter_strike
+    }
+
+    /// The squares of `color`'s royal pieces.
+    pub fn royal_squares(&self, color: Color) -> impl Iterator<Item = Square> + '_ {
+        self.pieces().filter(move |(_, p)| p.color == color && self.variant.is_royal(*p)).map(|(sq, _)| sq)
     }
 
     /// A piece's abbreviation as written on boards and in Hodges notation (`+R`, `FD`).
@@ -279,15 +306,21 @@ impl Position {
     /// Whether `by` attacks `sq` when the square `ignore` is taken to be empty (for a king
     /// stepping along the line of a slider that checks it).
     pub(crate) fn attacked_ignoring(&self, sq: Square, by: Color, ignore: Option<Square>) -> bool {
+        let ignore = ignore.unwrap_or(Square(u16::MAX));
+        self.attacked_ignoring_two(sq, by, ignore, ignore)
+    }
+
+    /// Whether `by` attacks `sq` when the squares `a` and `b` are taken to be empty.
+    pub(crate) fn attacked_ignoring_two(&self, sq: Square, by: Color, a: Square, b: Square) -> bool {
         let v = self.variant;
         let s = sq.index() as isize;
-        let ignore = ignore.map_or(usize::MAX, Square::index);
+        let vacant = |t: usize| t == a.index() || t == b.index();
         for (d, &offset) in v.king_dirs.iter().enumerate() {
             let mut t = s;
             let mut distance = 1u8;
             loop {
                 t += offset;
-                let cell = if t as usize == ignore { Cell::EMPTY } else { self.board[t as usize] };
+                let cell = if vacant(t as usize) { Cell::EMPTY } else { self.board[t as usize] };
                 if cell == Cell::EMPTY {
                     distance = distance.saturating_add(1);
                     continue;
@@ -300,14 +333,19 @@ impl Position {
             }
         }
         v.leap_attackers(by).iter().any(|&(offset, kinds)| {
-            let cell = self.board[(s - offset) as usize];
-            cell.is_piece() && cell.color() == by && kinds & (1 << cell.kind()) != 0
+            let t = (s - offset) as usize;
+            let cell = self.board[t];
+            !vacant(t) && cell.is_piece() && cell.color() == by && kinds & (1 << cell.kind()) != 0
         })
     }
 
-    /// Whether `color`'s (single) royal piece is attacked.
+    /// Whether a royal piece of `color` is attacked.
     pub fn in_check(&self, color: Color) -> bool {
-        self.royal_square(color).is_some_and(|sq| self.attacked_by(sq, color.opponent()))
+        match self.royal_count[color.index()] {
+            0 => false,
+            1 => self.attacked_by(self.royal_sq[color.index()], color.opponent()),
+            _ => self.royal_squares(color).any(|sq| self.attacked_by(sq, color.opponent())),
+        }
     }
 
     /// Plays `mv`, which must be legal or at least pseudo-legal in this position (a move of
@@ -317,18 +355,25 @@ impl Position {
     pub fn make(&mut self, mv: Move) -> Undo {
         let v = self.variant;
         let us = self.side;
-        let mut undo = Undo { removed: [(Square(0), Cell::EMPTY); MAX_REMOVED], removed_count: 0, hash: self.hash, royal_sq: self.royal_sq };
+        let mut undo = Undo {
+            removed: [(Square(0), Cell::EMPTY); MAX_REMOVED],
+            removed_count: 0,
+            hash: self.hash,
+            royal_sq: self.royal_sq,
+            counter_strike: self.counter_strike,
+        };
+        let mut mover = Cell::EMPTY;
         match mv {
             Move::Normal { from, to, promote } => {
-                let moving = self.lift(from);
+                mover = self.lift(from);
                 self.capture(to, &mut undo);
-                self.land(to, if promote { moving.promoted() } else { moving });
+                self.land(to, if promote { mover.promoted() } else { mover });
             }
             Move::TwoLeg { from, mid, to, promote } => {
-                let moving = self.lift(from);
+                mover = self.lift(from);
                 self.capture(mid, &mut undo);
                 self.capture(to, &mut undo);
-                self.land(to, if promote { moving.promoted() } else { moving });
+                self.land(to, if promote { mover.promoted() } else { mover });
             }
             Move::Drop { piece, to } => {
                 let n = self.hands[us.index()][piece.index()];
@@ -337,6 +382,20 @@ impl Position {
                 self.land(to, Cell::from_piece(Piece { color: us, ptype: piece, promoted: false }));
             }
             Move::Pass | Move::Declare => {}
+        }
+        if v.spec.lion_trading {
+            if let Some(sq) = self.counter_strike {
+                self.hash ^= v.counter_strike_key(sq);
+            }
+            let lion_taken_by_non_lion = mover.is_piece() && !v.is_lion_kind(mover.kind());
+            self.counter_strike = undo.removed[..undo.removed_count as usize]
+                .iter()
+                .rev()
+                .find(|(_, cell)| lion_taken_by_non_lion && v.is_lion_kind(cell.kind()))
+                .map(|&(sq, _)| sq);
+            if let Some(sq) = self.counter_strike {
+                self.hash ^= v.counter_strike_key(sq);
+            }
         }
         self.hash ^= v.side_key();
         self.side = us.opponent();
@@ -407,6 +466,7 @@ impl Position {
             }
             Move::Pass | Move::Declare => {
                 self.hash = undo.hash;
+                self.counter_strike = undo.counter_strike;
                 return;
             }
         };
@@ -435,6 +495,7 @@ impl Position {
         }
         self.hash = undo.hash;
         self.royal_sq = undo.royal_sq;
+        self.counter_strike = undo.counter_strike;
     }
 
     /// The position after `mv` (copy-make).
@@ -458,7 +519,8 @@ impl Position {
                 hands[1 - c][t] = self.hands[c][t] as u32;
             }
         }
-        Position::from_parts(self.variant, &pieces, self.side.opponent(), hands, self.move_number)
+        let counter_strike = self.counter_strike.map(|sq| g.rotate(sq));
+        Position::from_parts(self.variant, &pieces, self.side.opponent(), hands, counter_strike, self.move_number)
             .expect("the flip of a valid position is valid")
     }
 }
@@ -469,6 +531,7 @@ impl PartialEq for Position {
             && self.board == other.board
             && self.side == other.side
             && self.hands == other.hands
+            && self.counter_strike == other.counter_strike
             && self.move_number == other.move_number
     }
 }

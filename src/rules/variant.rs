@@ -6,7 +6,8 @@ use std::str::FromStr;
 use std::sync::OnceLock;
 
 use super::geometry::{Color, Geometry, Square, MAX_CELLS, PAD};
-use super::piece::{Cell, Movement, PieceSpec, PieceType};
+use super::piece::{Cell, LionPower, Movement, Piece, PieceSpec, PieceType};
+use super::piece::dirs;
 use super::variants;
 
 /// Which moves may promote (besides the compulsory promotions of pieces that could never move
@@ -17,6 +18,27 @@ pub enum PromotionRule {
     StartOrEnd,
     /// Only a move that starts outside the zone and ends inside it (Heian dai shogi).
     Entering,
+    /// A move entering the zone, or a capture that starts or ends in it (chu, dai).
+    EnteringOrCapture,
+}
+
+/// How repeated positions end or restrict a game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum RepetitionRule {
+    /// The fourth occurrence is a draw, or a loss for a player who checked throughout.
+    FourthOccurrence,
+    /// A move may not recreate an earlier position unless the mover is in check (dai, tenjiku).
+    NoRecreation,
+}
+
+/// Which bare-king rule ends the game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum BareKingRule {
+    None,
+    /// Heian dai shogi §6.2: baring wins unless the bared king can bare back at once.
+    Heian,
+    /// Chu shogi §8.2 (lishogi): bare king wins, lone royals draw.
+    Chu,
 }
 
 /// What makes a move illegal beyond the piece's movement.
@@ -43,12 +65,17 @@ pub struct VariantSpec {
     pub start: &'static str,
     pub promotion: PromotionRule,
     pub legality: Legality,
+    /// Pieces that could never move again must promote (otherwise they may, and stay dead if
+    /// they do not: chu's second chance).
+    pub compulsory_promotion: bool,
     /// Captured pieces go to the captor's hand and may be dropped (standard shogi).
     pub drops: bool,
     /// The CSA 27-point declaration may be made (standard shogi).
     pub declaration: bool,
-    /// Baring the opponent's king wins, with the bare-back draw (Heian dai shogi).
-    pub bare_king: bool,
+    pub bare_king: BareKingRule,
+    pub repetition: RepetitionRule,
+    /// Chu's lion-trading rules: lion-captures-lion protection and the counter-strike ban.
+    pub lion_trading: bool,
     /// Default game length cap in plies, scored as a draw.
     pub default_ply_cap: u32,
 }
@@ -58,17 +85,21 @@ pub struct VariantSpec {
 pub enum VariantId {
     Shogi,
     HeianDaiShogi,
+    ChuShogi,
+    DaiShogi,
 }
 
 impl VariantId {
     /// Every implemented variant.
-    pub const ALL: [VariantId; 2] = [VariantId::Shogi, VariantId::HeianDaiShogi];
+    pub const ALL: [VariantId; 4] = [VariantId::Shogi, VariantId::HeianDaiShogi, VariantId::ChuShogi, VariantId::DaiShogi];
 
     /// The name used on the command line and in files (`shogi`, `heian-dai-shogi`).
     pub fn name(self) -> &'static str {
         match self {
             VariantId::Shogi => "shogi",
             VariantId::HeianDaiShogi => "heian-dai-shogi",
+            VariantId::ChuShogi => "chu-shogi",
+            VariantId::DaiShogi => "dai-shogi",
         }
     }
 
@@ -77,6 +108,8 @@ impl VariantId {
         match self {
             VariantId::Shogi => &variants::shogi::SPEC,
             VariantId::HeianDaiShogi => &variants::heian_dai_shogi::SPEC,
+            VariantId::ChuShogi => &variants::chu_shogi::SPEC,
+            VariantId::DaiShogi => &variants::dai_shogi::SPEC,
         }
     }
 
@@ -135,7 +168,8 @@ pub struct FaceMoves {
 pub struct MoveShapes {
     /// Displacements of one-leg board moves ([`super::Move::Normal`]), sorted.
     pub one_leg: Vec<(i8, i8)>,
-    /// First-leg and second-leg displacements of two-leg moves ([`super::Move::TwoLeg`]), sorted.
+    /// First-leg (origin to first square) and second-leg (first square to final square)
+    /// displacements of two-leg moves ([`super::Move::TwoLeg`]), sorted.
     pub two_leg: Vec<((i8, i8), (i8, i8))>,
     /// Whether [`super::Move::Pass`] exists in the variant.
     pub pass: bool,
@@ -147,6 +181,7 @@ struct Zobrist {
     pieces: Vec<u64>,
     hands: Vec<u64>,
     side: u64,
+    counter_strike: Vec<u64>,
 }
 
 /// A variant with everything derived from its [`VariantSpec`].
@@ -174,6 +209,10 @@ pub struct Variant {
     relative_ranks: [Vec<u8>; 2],
     /// `[cell]`: column and row of on-board cells.
     cell_xy: Vec<(u8, u8)>,
+    /// Bit `kind` set for royal faces.
+    royal_kinds: u128,
+    /// Per face: its lion power, if any.
+    lion_powers: Vec<Option<LionPower>>,
     /// Per type: an unpromoted piece of that type on a relative rank below this can never move.
     pub dead_ranks: Vec<usize>,
     /// Per type: the most pieces of that type one hand can hold (all of them in the game).
@@ -203,8 +242,13 @@ impl Variant {
         let faces: Vec<Option<Movement>> = spec
             .pieces
             .iter()
-            .flat_map(|p| [Some(p.movement), p.promotion.map(|(_, m)| m)])
+            .flat_map(|p| [Some(p.movement), p.promotion.map(|promo| promo.movement)])
             .collect();
+        let mut royal_kinds = 0u128;
+        for (t, p) in spec.pieces.iter().enumerate() {
+            royal_kinds |= u128::from(p.royal) << (2 * t) | u128::from(p.promotion.is_some_and(|promo| promo.royal)) << (2 * t + 1);
+        }
+        let lion_powers: Vec<Option<LionPower>> = faces.iter().map(|f| f.and_then(|m| m.lion)).collect();
         let king_dirs = KING_DIRS.map(|(dx, f)| geometry.offset(Color::Black, dx, f));
         let mut dir_by_sign = [u8::MAX; 9];
         for (d, &(dx, f)) in KING_DIRS.iter().enumerate() {
@@ -273,6 +317,8 @@ impl Variant {
             leap_attackers,
             relative_ranks,
             cell_xy,
+            royal_kinds,
+            lion_powers,
             dead_ranks,
             max_in_hand,
             hand_types,
@@ -280,6 +326,30 @@ impl Variant {
             move_shapes,
             zobrist,
         }
+    }
+
+    /// Whether the face `kind` is royal.
+    #[inline]
+    pub(crate) fn is_royal_kind(&self, kind: usize) -> bool {
+        self.royal_kinds & (1 << kind) != 0
+    }
+
+    /// Whether `piece` is royal (king, crown prince).
+    pub fn is_royal(&self, piece: Piece) -> bool {
+        self.is_royal_kind(2 * piece.ptype.index() + usize::from(piece.promoted))
+    }
+
+    /// The lion power of face `kind`.
+    #[inline]
+    pub(crate) fn lion_power(&self, kind: usize) -> Option<LionPower> {
+        self.lion_powers[kind]
+    }
+
+    /// Whether face `kind` is a lion for chu's lion-trading rules (full lion power: the lion and
+    /// the promoted kirin).
+    #[inline]
+    pub(crate) fn is_lion_kind(&self, kind: usize) -> bool {
+        self.lion_powers[kind] == Some(LionPower::Full)
     }
 
     /// The CLI name.
@@ -322,6 +392,13 @@ impl Variant {
         Some(self.dir_by_sign[(3 * sign(fx, tx) + sign(fy, ty)) as usize] as usize)
     }
 
+    /// The number of king steps between two on-board squares.
+    #[inline]
+    pub fn king_distance(&self, a: Square, b: Square) -> u8 {
+        let ((ax, ay), (bx, by)) = (self.cell_xy[a.index()], self.cell_xy[b.index()]);
+        ax.abs_diff(bx).max(ay.abs_diff(by))
+    }
+
     /// Whether two on-board squares share a rank, file or diagonal.
     #[inline]
     pub fn aligned(&self, a: Square, b: Square) -> bool {
@@ -359,6 +436,12 @@ impl Variant {
     pub(crate) fn hand_key(&self, color: Color, ptype: PieceType, count: u8) -> u64 {
         let stride = MAX_HAND_KEYS;
         self.zobrist.hands[(color.index() * self.spec.pieces.len() + ptype.index()) * stride + count as usize]
+    }
+
+    /// The Zobrist key of chu's counter-strike square being `sq`.
+    #[inline]
+    pub(crate) fn counter_strike_key(&self, sq: Square) -> u64 {
+        self.zobrist.counter_strike[sq.index()]
     }
 
     /// The Zobrist key of White to move.
@@ -403,7 +486,9 @@ impl Zobrist {
         let hands = (0..2 * max_in_hand.len() * MAX_HAND_KEYS)
             .map(|i| if i % MAX_HAND_KEYS == 0 { 0 } else { next() })
             .collect();
-        Zobrist { pieces, hands, side: next() }
+        let side = next();
+        let counter_strike = (0..cells).map(|_| next()).collect();
+        Zobrist { pieces, hands, side, counter_strike }
     }
 }
 
@@ -420,6 +505,8 @@ fn dead_ranks(m: &Movement) -> usize {
 fn move_shapes(spec: &VariantSpec, faces: &[Option<Movement>]) -> MoveShapes {
     let longest = spec.size as i8 - 1;
     let mut one_leg = Vec::new();
+    let mut two_leg = Vec::new();
+    let mut pass = false;
     for m in faces.iter().flatten() {
         for ride in m.rides {
             for &(dx, f) in ride.dirs {
@@ -429,10 +516,29 @@ fn move_shapes(spec: &VariantSpec, faces: &[Option<Movement>]) -> MoveShapes {
             }
         }
         one_leg.extend_from_slice(m.leaps);
+        match m.lion {
+            None => {}
+            Some(LionPower::Full) => {
+                for &first in dirs::ALL {
+                    for &second in dirs::ALL {
+                        two_leg.push((first, second));
+                    }
+                }
+            }
+            Some(LionPower::Lines(lines)) => {
+                for &(dx, f) in lines {
+                    two_leg.push(((dx, f), (-dx, -f)));
+                    two_leg.push(((dx, f), (dx, f)));
+                }
+            }
+        }
+        pass |= m.lion.is_some();
     }
     one_leg.sort_unstable();
     one_leg.dedup();
-    MoveShapes { one_leg, two_leg: Vec::new(), pass: false }
+    two_leg.sort_unstable();
+    two_leg.dedup();
+    MoveShapes { one_leg, two_leg, pass }
 }
 
 /// Per type, how many pieces of it the whole game holds (both sides), the most one hand can hold.

@@ -49,7 +49,7 @@ pub fn parse_unchecked(v: &Variant, text: &str) -> Result<Move, MoveError> {
         let index = v
             .hand_types
             .iter()
-            .find(|t| v.piece_spec(**t).abbr == upper && piece == upper)
+            .find(|t| v.piece_spec(**t).abbr.eq_ignore_ascii_case(&upper) && piece == upper)
             .ok_or_else(|| syntax(&format!("'{piece}' is not a piece that can be dropped in {}", v.name())))?;
         let to = v.geometry.parse_square(square).ok_or_else(|| syntax(&format!("'{square}' is not a square")))?;
         return Ok(Move::Drop { piece: PieceType(index.0), to });

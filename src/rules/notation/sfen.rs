@@ -4,11 +4,14 @@
 //! - board: ranks from rank a (White's side) to the last, separated by `/`; each rank lists
 //!   files from N (Black's left) to 1. A run of empty squares is its length in decimal (it may
 //!   have two digits on the large boards, e.g. `13`). A piece is its abbreviation, upper case
-//!   for Black and lower case for White, preceded by `+` when promoted; abbreviations longer
-//!   than one letter are put in parentheses: `(FD)`, `+(fd)`.
+//!   for Black (as the rules file writes it: `P`, `FD`, `Ln`) and lower case for White,
+//!   preceded by `+` when promoted; abbreviations longer than one letter are put in
+//!   parentheses: `(FD)`, `+(fd)`, `(Ln)`. Reading accepts any case for Black (`(LN)`).
 //! - side: `b` (Black) or `w` (White).
 //! - hands: `-`, or for each piece held an optional count (2 or more) and its letter, Black's
 //!   (upper case) before White's (lower case), e.g. `RG2Pb3p`. Only standard shogi has hands.
+//!   In chu shogi this field holds the counter-strike square instead (chu-shogi.md §6.2): the
+//!   square where the last move captured a lion with a non-lion, or `-`.
 //! - move number: a positive integer, 1 if omitted.
 
 use super::super::geometry::{Color, Square};
@@ -35,6 +38,8 @@ pub enum SfenError {
     BadSide { found: String },
     #[error("bad hand '{hand}': {reason}")]
     BadHand { hand: String, reason: String },
+    #[error("the counter-strike field must be '-' or a square, found '{found}'")]
+    BadCounterStrike { found: String },
     #[error("move number must be a positive integer, found '{found}'")]
     BadMoveNumber { found: String },
     #[error("invalid position: {0}")]
@@ -53,7 +58,15 @@ pub fn parse(variant: &'static Variant, text: &str) -> Result<Position, SfenErro
         "w" => Color::White,
         other => return Err(SfenError::BadSide { found: other.to_string() }),
     };
-    let hands = parse_hands(variant, fields[2])?;
+    let (hands, counter_strike) = if variant.spec.lion_trading {
+        let square = match fields[2] {
+            "-" => None,
+            text => Some(variant.geometry.parse_square(text).ok_or_else(|| SfenError::BadCounterStrike { found: text.to_string() })?),
+        };
+        ([[0; MAX_HAND_TYPES]; 2], square)
+    } else {
+        (parse_hands(variant, fields[2])?, None)
+    };
     let move_number = match fields.get(3) {
         None => 1,
         Some(n) => n
@@ -62,7 +75,7 @@ pub fn parse(variant: &'static Variant, text: &str) -> Result<Position, SfenErro
             .filter(|&n| n > 0 && n < u32::MAX / 2)
             .ok_or_else(|| SfenError::BadMoveNumber { found: n.to_string() })?,
     };
-    Ok(Position::from_parts(variant, &pieces, side, hands, move_number)?)
+    Ok(Position::from_parts(variant, &pieces, side, hands, counter_strike, move_number)?)
 }
 
 fn parse_board(variant: &'static Variant, board: &str) -> Result<Vec<(Square, Piece)>, SfenError> {
@@ -140,15 +153,15 @@ fn parse_board(variant: &'static Variant, board: &str) -> Result<Vec<(Square, Pi
 
 /// The colour and type written as `token` (upper case Black, lower case White).
 fn lookup_piece(variant: &Variant, token: &str) -> Option<(Color, PieceType)> {
-    let color = if token.chars().all(|c| c.is_ascii_uppercase()) {
-        Color::Black
-    } else if token.chars().all(|c| c.is_ascii_lowercase()) {
+    let color = if token.chars().all(|c| c.is_ascii_lowercase()) {
         Color::White
+    } else if token.chars().next().is_some_and(|c| c.is_ascii_uppercase()) && token.chars().all(|c| c.is_ascii_alphabetic()) {
+        Color::Black
     } else {
         return None;
     };
     let upper = token.to_ascii_uppercase();
-    let index = variant.spec.pieces.iter().position(|p| p.abbr == upper)?;
+    let index = variant.spec.pieces.iter().position(|p| p.abbr.eq_ignore_ascii_case(&upper))?;
     Some((color, PieceType(index as u8)))
 }
 
@@ -236,6 +249,9 @@ pub fn write(pos: &Position) -> String {
             }
         }
     }
+    if let Some(sq) = pos.counter_strike() {
+        hands = g.square_name(sq);
+    }
     out.push_str(if hands.is_empty() { "-" } else { &hands });
     out.push(' ');
     out.push_str(&pos.move_number().to_string());
@@ -253,10 +269,11 @@ pub fn piece_token(v: &Variant, p: Piece) -> String {
     }
 }
 
-/// An abbreviation in the case of `color` (upper Black, lower White).
+/// An abbreviation in the case of `color`: as the rules file writes it for Black (`P`, `Ln`),
+/// lower case for White (`p`, `ln`).
 pub fn cased(abbr: &str, color: Color) -> String {
     match color {
-        Color::Black => abbr.to_ascii_uppercase(),
+        Color::Black => abbr.to_string(),
         Color::White => abbr.to_ascii_lowercase(),
     }
 }

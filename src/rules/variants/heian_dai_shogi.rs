@@ -1,10 +1,10 @@
 //! Heian dai shogi (shared/rules/heian-dai-shogi.md).
 
-use crate::rules::piece::{dirs, moves, Movement, PieceSpec, Ride, UNLIMITED};
-use crate::rules::variant::{Legality, PromotionRule, VariantSpec};
+use crate::rules::piece::{dirs, moves, promotes_to, Movement, PieceSpec, Promotion, Ride, UNLIMITED};
+use crate::rules::variant::{BareKingRule, Legality, PromotionRule, RepetitionRule, VariantSpec};
 
-const fn gold_promotion(name: &'static str) -> Option<(&'static str, Movement)> {
-    Some((name, moves::GOLD))
+const fn gold_promotion(name: &'static str) -> Option<Promotion> {
+    promotes_to(name, moves::GOLD)
 }
 
 const PIECES: &[PieceSpec] = &[
@@ -14,7 +14,7 @@ const PIECES: &[PieceSpec] = &[
     PieceSpec {
         name: "Copper general",
         abbr: "C",
-        movement: Movement { rides: &[Ride { dirs: dirs::ORTHOGONAL, range: 1 }], leaps: &[] },
+        movement: Movement { rides: &[Ride { dirs: dirs::ORTHOGONAL, range: 1 }], leaps: &[], lion: None },
         promotion: gold_promotion("Promoted copper"),
         royal: false,
         points: 0,
@@ -22,7 +22,7 @@ const PIECES: &[PieceSpec] = &[
     PieceSpec {
         name: "Iron general",
         abbr: "I",
-        movement: Movement { rides: &[Ride { dirs: dirs::IRON, range: 1 }], leaps: &[] },
+        movement: Movement { rides: &[Ride { dirs: dirs::IRON, range: 1 }], leaps: &[], lion: None },
         promotion: gold_promotion("Promoted iron"),
         royal: false,
         points: 0,
@@ -35,6 +35,7 @@ const PIECES: &[PieceSpec] = &[
         movement: Movement {
             rides: &[Ride { dirs: dirs::SIDEWAYS, range: UNLIMITED }, Ride { dirs: dirs::FORWARD, range: 1 }],
             leaps: &[],
+            lion: None,
         },
         promotion: gold_promotion("Promoted side mover"),
         royal: false,
@@ -43,7 +44,7 @@ const PIECES: &[PieceSpec] = &[
     PieceSpec {
         name: "Fierce tiger",
         abbr: "FT",
-        movement: Movement { rides: &[Ride { dirs: dirs::DIAGONAL, range: 1 }], leaps: &[] },
+        movement: Movement { rides: &[Ride { dirs: dirs::DIAGONAL, range: 1 }], leaps: &[], lion: None },
         promotion: gold_promotion("Promoted fierce tiger"),
         royal: false,
         points: 0,
@@ -52,14 +53,14 @@ const PIECES: &[PieceSpec] = &[
         name: "Flying dragon",
         abbr: "FD",
         movement: moves::BISHOP,
-        promotion: Some(("Promoted flying dragon", moves::HORSE)),
+        promotion: promotes_to("Promoted flying dragon", moves::HORSE),
         royal: false,
         points: 0,
     },
     PieceSpec {
         name: "Free chariot",
         abbr: "FC",
-        movement: Movement { rides: &[Ride { dirs: dirs::VERTICAL, range: UNLIMITED }], leaps: &[] },
+        movement: Movement { rides: &[Ride { dirs: dirs::VERTICAL, range: UNLIMITED }], leaps: &[], lion: None },
         promotion: gold_promotion("Promoted free chariot"),
         royal: false,
         points: 0,
@@ -67,7 +68,7 @@ const PIECES: &[PieceSpec] = &[
     PieceSpec {
         name: "Go between",
         abbr: "GB",
-        movement: Movement { rides: &[Ride { dirs: dirs::VERTICAL, range: 1 }], leaps: &[] },
+        movement: Movement { rides: &[Ride { dirs: dirs::VERTICAL, range: 1 }], leaps: &[], lion: None },
         promotion: gold_promotion("Promoted go between"),
         royal: false,
         points: 0,
@@ -84,8 +85,11 @@ pub static SPEC: VariantSpec = VariantSpec {
     start: "lnicsgkgscinl/(fc)(fd)2(ft)1(sm)1(ft)2(fd)(fc)/ppppppppppppp/6(gb)6/13/13/13/13/13/6(GB)6/PPPPPPPPPPPPP/(FC)(FD)2(FT)1(SM)1(FT)2(FD)(FC)/LNICSGKGSCINL b - 1",
     promotion: PromotionRule::Entering,
     legality: Legality::RoyalCapture,
+    compulsory_promotion: true,
     drops: false,
     declaration: false,
-    bare_king: true,
+    bare_king: BareKingRule::Heian,
+    repetition: RepetitionRule::FourthOccurrence,
+    lion_trading: false,
     default_ply_cap: 1000,
 };
