@@ -4,6 +4,7 @@
 pub mod game;
 pub mod geometry;
 mod movegen;
+mod special;
 pub mod moves;
 pub mod notation;
 pub mod perft;

@@ -6,7 +6,7 @@
 
 use super::geometry::{Color, Square};
 use super::moves::{Move, MoveList};
-use super::piece::{Cell, LionPower, PieceType};
+use super::piece::{Cell, PieceType};
 use super::position::{Position, MAX_HAND_TYPES};
 use super::geometry::MAX_CELLS;
 use super::variant::{Legality, PromotionRule};
@@ -78,12 +78,7 @@ impl Position {
                 continue;
             }
             match king {
-                None => {
-                    self.piece_moves(out, from, cell, |_| true);
-                    if let Some(power) = v.lion_power(cell.kind()) {
-                        can_pass |= self.lion_moves(out, from, cell, power);
-                    }
-                }
+                None => can_pass |= self.large_piece_moves(out, from, cell),
                 Some((k, _)) if k == from => {
                     self.piece_moves(out, from, cell, |to| !self.attacked_ignoring(to, us.opponent(), Some(k)))
                 }
@@ -102,111 +97,9 @@ impl Position {
         }
     }
 
-    /// The two-leg moves of a piece with lion power (igui, double capture, hit-and-run; its
-    /// single steps and jumps are rides and leaps). Returns whether it could pass.
-    fn lion_moves(&self, out: &mut MoveList, from: Square, cell: Cell, power: LionPower) -> bool {
-        let v = self.variant();
-        let us = cell.color();
-        let enemy = |c: Cell| c.is_piece() && c.color() != us;
-        let at = |sq: isize| self.cell(Square(sq as u16));
-        let s = from.index() as isize;
-        let mut can_pass = false;
-        match power {
-            LionPower::Full => {
-                for &d in &v.king_dirs {
-                    let first = at(s + d);
-                    can_pass |= first == Cell::EMPTY;
-                    if !enemy(first) {
-                        continue;
-                    }
-                    let mid = Square((s + d) as u16);
-                    out.push(Move::TwoLeg { from, mid, to: from, promote: false });
-                    for &e in &v.king_dirs {
-                        let t = s + d + e;
-                        if t != s && (at(t) == Cell::EMPTY || enemy(at(t))) {
-                            out.push(Move::TwoLeg { from, mid, to: Square(t as u16), promote: false });
-                        }
-                    }
-                }
-            }
-            LionPower::Lines(lines) => {
-                for &(dx, f) in lines {
-                    let d = v.geometry.offset(us, dx, f);
-                    let first = at(s + d);
-                    can_pass |= first == Cell::EMPTY;
-                    if !enemy(first) {
-                        continue;
-                    }
-                    let mid = Square((s + d) as u16);
-                    out.push(Move::TwoLeg { from, mid, to: from, promote: false });
-                    if at(s + 2 * d) == Cell::EMPTY || enemy(at(s + 2 * d)) {
-                        out.push(Move::TwoLeg { from, mid, to: Square((s + 2 * d) as u16), promote: false });
-                    }
-                }
-            }
-        }
-        can_pass
-    }
-
-    /// Chu's lion-trading rules (chu-shogi.md §6): removes the captures of lions they forbid.
-    fn retain_lion_trading(&self, out: &mut MoveList) {
-        let v = self.variant();
-        let them = self.side_to_move().opponent();
-        let enemy_lions = v.squares.iter().any(|&sq| {
-            let c = self.cell(sq);
-            c.is_piece() && c.color() == them && v.is_lion_kind(c.kind())
-        });
-        if enemy_lions {
-            out.retain(|&mv| self.lion_trading_allows(mv));
-        }
-    }
-
-    /// Whether chu's lion-trading rules allow `mv`.
-    fn lion_trading_allows(&self, mv: Move) -> bool {
-        let v = self.variant();
-        let (from, mid, to) = match mv {
-            Move::Normal { from, to, .. } => (from, None, to),
-            Move::TwoLeg { from, mid, to, .. } => (from, Some(mid), to),
-            _ => return true,
-        };
-        let mover_is_lion = v.is_lion_kind(self.cell(from).kind());
-        let is_lion = |sq: Square| {
-            let c = self.cell(sq);
-            c.is_piece() && c.color() != self.side_to_move() && v.is_lion_kind(c.kind())
-        };
-        let bridge = mid.is_some_and(|m| {
-            self.piece_at(m).is_some_and(|p| p.color != self.side_to_move() && (p.promoted || !matches!(v.piece_spec(p.ptype).abbr, "P" | "GB")))
-        });
-        let victims = [mid, (to != from).then_some(to)];
-        victims.into_iter().flatten().filter(|&sq| is_lion(sq)).all(|sq| {
-            if !mover_is_lion {
-                return self.counter_strike().is_none_or(|cs| cs == sq);
-            }
-            v.king_distance(from, sq) == 1 || bridge || !self.lion_protected(sq, from, mid)
-        })
-    }
-
-    /// Whether the lion on `target` is protected against a lion coming from `from` (through
-    /// `mid`): another piece of its owner attacks `target` with `from` and `mid` taken as
-    /// empty, the piece on `mid` still counting as an attacker (chu-shogi.md §6.1).
-    fn lion_protected(&self, target: Square, from: Square, mid: Option<Square>) -> bool {
-        let v = self.variant();
-        let owner = self.cell(target).color();
-        if self.attacked_ignoring_two(target, owner, from, mid.unwrap_or(from)) {
-            return true;
-        }
-        mid.is_some_and(|m| {
-            let c = self.cell(m);
-            c.is_piece()
-                && c.color() == owner
-                && m != target
-                && v.direction(m, target).is_some_and(|d| v.king_distance(m, target) == 1 && v.reach(owner, c.kind(), d) >= 1)
-        })
-    }
-
     /// The moves of the piece `cell` on `from` to the squares `accept` lets through.
     #[inline(always)]
-    fn piece_moves(&self, out: &mut MoveList, from: Square, cell: Cell, accept: impl Fn(Square) -> bool) {
+    pub(super) fn piece_moves(&self, out: &mut MoveList, from: Square, cell: Cell, mut accept: impl FnMut(Square) -> bool) {
         let v = self.variant();
         let us = cell.color();
         let moves = v.moves_of(us, cell.kind());
@@ -239,7 +132,7 @@ impl Position {
 
     /// Adds the move `from`-`to` of `cell`, with and/or without promotion as the rules allow.
     #[inline]
-    fn push_board_move(&self, out: &mut MoveList, from: Square, to: Square, cell: Cell) {
+    pub(super) fn push_board_move(&self, out: &mut MoveList, from: Square, to: Square, cell: Cell) {
         let v = self.variant();
         let ptype = cell.kind() >> 1;
         let promoted = cell.kind() & 1 == 1;
@@ -396,16 +289,19 @@ impl Position {
 
 /// A set of mailbox cells.
 #[derive(Clone, Copy, Default)]
-struct CellSet([u64; MAX_CELLS.div_ceil(64)]);
+pub(super) struct CellSet([u64; MAX_CELLS.div_ceil(64)]);
 
 impl CellSet {
+    /// Adds `i`; returns whether it was new.
     #[inline]
-    fn insert(&mut self, i: usize) {
+    pub(super) fn insert(&mut self, i: usize) -> bool {
+        let new = !self.contains(i);
         self.0[i / 64] |= 1 << (i % 64);
+        new
     }
 
     #[inline]
-    fn contains(&self, i: usize) -> bool {
+    pub(super) fn contains(&self, i: usize) -> bool {
         self.0[i / 64] & (1 << (i % 64)) != 0
     }
 }

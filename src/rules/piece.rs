@@ -98,7 +98,8 @@ pub struct Ride {
 /// Range of an unlimited slide.
 pub const UNLIMITED: u8 = u8::MAX;
 
-/// How one face of a piece moves.
+/// How one face of a piece moves: ordinary rides and leaps plus the special move kinds of the
+/// large variants, each implemented once in the move generator.
 #[derive(Copy, Clone, Debug)]
 pub struct Movement {
     pub rides: &'static [Ride],
@@ -107,6 +108,21 @@ pub struct Movement {
     /// Lion power (rules README section 2), beyond the steps and jumps listed in `rides` and
     /// `leaps`: igui, double capture, hit-and-run and the pass.
     pub lion: Option<LionPower>,
+    /// Rides that pass over their first square whatever stands there and go on from the second
+    /// (the heavenly tetrarch); `range` counts from the origin.
+    pub skip_rides: &'static [Ride],
+    /// Area move of up to this many king steps through empty squares (0: none).
+    pub area: u8,
+    /// Range-jumping rank (0: none): captures by flying over lower-ranked pieces along the
+    /// piece's unlimited rides (tenjiku-shogi.md §5.3).
+    pub jump_rank: u8,
+    /// Fire demon burning (tenjiku-shogi.md §5.4).
+    pub burns: bool,
+}
+
+impl Movement {
+    /// No movement at all; the base for struct-update syntax.
+    pub const NONE: Movement = Movement { rides: &[], leaps: &[], lion: None, skip_rides: &[], area: 0, jump_rank: 0, burns: false };
 }
 
 /// Which two-step lion moves a piece has.
@@ -117,6 +133,8 @@ pub enum LionPower {
     /// Lion power restricted to lines (horned falcon forward, soaring eagle forward
     /// diagonals): a first step along the line, then only on along the same line or back.
     Lines(&'static [Dir]),
+    /// Capture on any adjacent square without moving, and nothing else (heavenly tetrarch).
+    Igui,
 }
 
 /// The promoted face of a piece.
@@ -200,32 +218,32 @@ pub mod moves {
     use super::{dirs, Movement, Ride, UNLIMITED};
 
     /// One step in any direction.
-    pub const KING: Movement = Movement { rides: &[Ride { dirs: dirs::ALL, range: 1 }], leaps: &[], lion: None };
+    pub const KING: Movement = Movement { rides: &[Ride { dirs: dirs::ALL, range: 1 }], leaps: &[], ..Movement::NONE };
     /// Gold general (and most promoted minor pieces).
-    pub const GOLD: Movement = Movement { rides: &[Ride { dirs: dirs::GOLD, range: 1 }], leaps: &[], lion: None };
+    pub const GOLD: Movement = Movement { rides: &[Ride { dirs: dirs::GOLD, range: 1 }], leaps: &[], ..Movement::NONE };
     /// Silver general.
-    pub const SILVER: Movement = Movement { rides: &[Ride { dirs: dirs::SILVER, range: 1 }], leaps: &[], lion: None };
+    pub const SILVER: Movement = Movement { rides: &[Ride { dirs: dirs::SILVER, range: 1 }], leaps: &[], ..Movement::NONE };
     /// Knight: the two forward jumps.
-    pub const KNIGHT: Movement = Movement { rides: &[], leaps: dirs::KNIGHT, lion: None };
+    pub const KNIGHT: Movement = Movement { rides: &[], leaps: dirs::KNIGHT, ..Movement::NONE };
     /// Lance: unlimited forward slide.
-    pub const LANCE: Movement = Movement { rides: &[Ride { dirs: dirs::FORWARD, range: UNLIMITED }], leaps: &[], lion: None };
+    pub const LANCE: Movement = Movement { rides: &[Ride { dirs: dirs::FORWARD, range: UNLIMITED }], leaps: &[], ..Movement::NONE };
     /// Pawn: one step forward.
-    pub const PAWN: Movement = Movement { rides: &[Ride { dirs: dirs::FORWARD, range: 1 }], leaps: &[], lion: None };
+    pub const PAWN: Movement = Movement { rides: &[Ride { dirs: dirs::FORWARD, range: 1 }], leaps: &[], ..Movement::NONE };
     /// Rook.
-    pub const ROOK: Movement = Movement { rides: &[Ride { dirs: dirs::ORTHOGONAL, range: UNLIMITED }], leaps: &[], lion: None };
+    pub const ROOK: Movement = Movement { rides: &[Ride { dirs: dirs::ORTHOGONAL, range: UNLIMITED }], leaps: &[], ..Movement::NONE };
     /// Bishop.
-    pub const BISHOP: Movement = Movement { rides: &[Ride { dirs: dirs::DIAGONAL, range: UNLIMITED }], leaps: &[], lion: None };
+    pub const BISHOP: Movement = Movement { rides: &[Ride { dirs: dirs::DIAGONAL, range: UNLIMITED }], leaps: &[], ..Movement::NONE };
     /// Dragon king: rook plus diagonal steps.
     pub const DRAGON: Movement = Movement {
         rides: &[Ride { dirs: dirs::ORTHOGONAL, range: UNLIMITED }, Ride { dirs: dirs::DIAGONAL, range: 1 }],
         leaps: &[],
-        lion: None,
+        ..Movement::NONE
     };
     /// Dragon horse: bishop plus orthogonal steps.
     pub const HORSE: Movement = Movement {
         rides: &[Ride { dirs: dirs::DIAGONAL, range: UNLIMITED }, Ride { dirs: dirs::ORTHOGONAL, range: 1 }],
         leaps: &[],
-        lion: None,
+        ..Movement::NONE
     };
 }
 

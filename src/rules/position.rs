@@ -39,9 +39,12 @@ const MAX_REMOVED: usize = 12;
 /// What [`Position::make`] changed, for [`Position::unmake`].
 #[derive(Copy, Clone, Debug)]
 pub struct Undo {
-    /// Pieces the move removed, in the order it removed them.
+    /// Pieces the move removed, in the order it removed them: its captures, then the pieces
+    /// burned after it landed (tenjiku).
     removed: [(Square, Cell); MAX_REMOVED],
     removed_count: u8,
+    /// How many of `removed` the move captured before landing.
+    captured_count: u8,
     hash: u64,
     royal_sq: [Square; 2],
     counter_strike: Option<Square>,
@@ -339,13 +342,31 @@ impl Position {
         })
     }
 
-    /// Whether a royal piece of `color` is attacked.
+    /// Whether a royal piece of `color` is attacked: the opponent, were it to move, could
+    /// capture (or burn) it.
     pub fn in_check(&self, color: Color) -> bool {
+        if self.variant.generic_attacks {
+            return self.royal_capturable(color);
+        }
         match self.royal_count[color.index()] {
             0 => false,
             1 => self.attacked_by(self.royal_sq[color.index()], color.opponent()),
             _ => self.royal_squares(color).any(|sq| self.attacked_by(sq, color.opponent())),
         }
+    }
+
+    /// Whether some move of `color`'s opponent, were it to move now, would remove one of
+    /// `color`'s royal pieces.
+    fn royal_capturable(&self, color: Color) -> bool {
+        let mut scratch = self.clone();
+        scratch.side = color.opponent();
+        let royals = self.royal_count[color.index()];
+        scratch.legal_moves().into_iter().any(|mv| {
+            let undo = scratch.make(mv);
+            let hit = scratch.royal_count[color.index()] < royals;
+            scratch.unmake(mv, undo);
+            hit
+        })
     }
 
     /// Plays `mv`, which must be legal or at least pseudo-legal in this position (a move of
@@ -358,6 +379,7 @@ impl Position {
         let mut undo = Undo {
             removed: [(Square(0), Cell::EMPTY); MAX_REMOVED],
             removed_count: 0,
+            captured_count: 0,
             hash: self.hash,
             royal_sq: self.royal_sq,
             counter_strike: self.counter_strike,
@@ -382,6 +404,10 @@ impl Position {
                 self.land(to, Cell::from_piece(Piece { color: us, ptype: piece, promoted: false }));
             }
             Move::Pass | Move::Declare => {}
+        }
+        undo.captured_count = undo.removed_count;
+        if let (true, Move::Normal { to, .. } | Move::TwoLeg { to, .. }) = (v.has_burners(), mv) {
+            self.burn(to, mover, &mut undo);
         }
         if v.spec.lion_trading {
             if let Some(sq) = self.counter_strike {
@@ -453,6 +479,25 @@ impl Position {
         }
     }
 
+    /// Fire demon burning after a move that ended on `to` (tenjiku-shogi.md §5.4): the piece
+    /// that moved burns next to an enemy fire demon; otherwise, if it was a fire demon when the
+    /// move began, it burns every enemy next to it.
+    fn burn(&mut self, to: Square, mover: Cell, undo: &mut Undo) {
+        let v = self.variant;
+        let us = mover.color();
+        let neighbours = v.king_dirs.map(|d| Square((to.index() as isize + d) as u16));
+        let enemy = |cell: Cell| cell.is_piece() && cell.color() != us;
+        if neighbours.iter().any(|&n| enemy(self.board[n.index()]) && v.is_burner_kind(self.board[n.index()].kind())) {
+            self.capture(to, undo);
+        } else if v.is_burner_kind(mover.kind()) {
+            for n in neighbours {
+                if enemy(self.board[n.index()]) {
+                    self.capture(n, undo);
+                }
+            }
+        }
+    }
+
     /// Takes back `mv`, which was the last move made, with the [`Undo`] that made it returned.
     pub fn unmake(&mut self, mv: Move, undo: Undo) {
         self.side = self.side.opponent();
@@ -470,12 +515,28 @@ impl Position {
                 return;
             }
         };
+        let (captured, burned) = undo.removed[..undo.removed_count as usize].split_at(undo.captured_count as usize);
+        self.restore(burned);
         let landed = self.board[to.index()];
         self.board[to.index()] = Cell::EMPTY;
         if !self.is_royal(landed) {
             self.others[us.index()] -= 1;
         }
-        for &(sq, cell) in undo.removed[..undo.removed_count as usize].iter().rev() {
+        self.restore(captured);
+        if let Some(from) = from {
+            self.board[from.index()] = if promote { Cell(landed.0 - 1) } else { landed };
+            if !self.is_royal(landed) {
+                self.others[us.index()] += 1;
+            }
+        }
+        self.hash = undo.hash;
+        self.royal_sq = undo.royal_sq;
+        self.counter_strike = undo.counter_strike;
+    }
+
+    /// Puts removed pieces back, last removed first.
+    fn restore(&mut self, removed: &[(Square, Cell)]) {
+        for &(sq, cell) in removed.iter().rev() {
             self.board[sq.index()] = cell;
             let owner = cell.color();
             if self.is_royal(cell) {
@@ -487,15 +548,6 @@ impl Position {
                 }
             }
         }
-        if let Some(from) = from {
-            self.board[from.index()] = if promote { Cell(landed.0 - 1) } else { landed };
-            if !self.is_royal(landed) {
-                self.others[us.index()] += 1;
-            }
-        }
-        self.hash = undo.hash;
-        self.royal_sq = undo.royal_sq;
-        self.counter_strike = undo.counter_strike;
     }
 
     /// The position after `mv` (copy-make).

@@ -87,11 +87,13 @@ pub enum VariantId {
     HeianDaiShogi,
     ChuShogi,
     DaiShogi,
+    TenjikuShogi,
 }
 
 impl VariantId {
     /// Every implemented variant.
-    pub const ALL: [VariantId; 4] = [VariantId::Shogi, VariantId::HeianDaiShogi, VariantId::ChuShogi, VariantId::DaiShogi];
+    pub const ALL: [VariantId; 5] =
+        [VariantId::Shogi, VariantId::HeianDaiShogi, VariantId::ChuShogi, VariantId::DaiShogi, VariantId::TenjikuShogi];
 
     /// The name used on the command line and in files (`shogi`, `heian-dai-shogi`).
     pub fn name(self) -> &'static str {
@@ -100,6 +102,7 @@ impl VariantId {
             VariantId::HeianDaiShogi => "heian-dai-shogi",
             VariantId::ChuShogi => "chu-shogi",
             VariantId::DaiShogi => "dai-shogi",
+            VariantId::TenjikuShogi => "tenjiku-shogi",
         }
     }
 
@@ -110,6 +113,7 @@ impl VariantId {
             VariantId::HeianDaiShogi => &variants::heian_dai_shogi::SPEC,
             VariantId::ChuShogi => &variants::chu_shogi::SPEC,
             VariantId::DaiShogi => &variants::dai_shogi::SPEC,
+            VariantId::TenjikuShogi => &variants::tenjiku_shogi::SPEC,
         }
     }
 
@@ -211,8 +215,19 @@ pub struct Variant {
     cell_xy: Vec<(u8, u8)>,
     /// Bit `kind` set for royal faces.
     royal_kinds: u128,
-    /// Per face: its lion power, if any.
-    lion_powers: Vec<Option<LionPower>>,
+    /// Per face: its movement (`None` for the promoted face of a piece that does not promote).
+    faces: Vec<Option<Movement>>,
+    /// Bit `kind` set for faces whose move kinds can reach one square in two ways, so that
+    /// generation must drop repeats (one move per effect).
+    overlapping_kinds: u128,
+    /// Bit `kind` set for fire demons.
+    burner_kinds: u128,
+    /// Per face: its range-jumping rank, 4 for royals (tenjiku-shogi.md §5.3).
+    ranks: Vec<u8>,
+    /// Whether some piece has a move kind the ray-based attack test does not see (area moves,
+    /// burning, skipping rides, the tetrarch's igui), so that "attacked" must be found by
+    /// trying the opponent's moves.
+    pub(crate) generic_attacks: bool,
     /// Per type: an unpromoted piece of that type on a relative rank below this can never move.
     pub dead_ranks: Vec<usize>,
     /// Per type: the most pieces of that type one hand can hold (all of them in the game).
@@ -248,7 +263,19 @@ impl Variant {
         for (t, p) in spec.pieces.iter().enumerate() {
             royal_kinds |= u128::from(p.royal) << (2 * t) | u128::from(p.promotion.is_some_and(|promo| promo.royal)) << (2 * t + 1);
         }
-        let lion_powers: Vec<Option<LionPower>> = faces.iter().map(|f| f.and_then(|m| m.lion)).collect();
+        let mut overlapping_kinds = 0u128;
+        let mut burner_kinds = 0u128;
+        let mut ranks = Vec::new();
+        for (kind, face) in faces.iter().enumerate() {
+            let m = face.unwrap_or(Movement::NONE);
+            overlapping_kinds |= u128::from(has_overlap(&m, spec.size)) << kind;
+            burner_kinds |= u128::from(m.burns) << kind;
+            ranks.push(if royal_kinds & (1 << kind) != 0 { 4 } else { m.jump_rank });
+        }
+        let generic_attacks = faces
+            .iter()
+            .flatten()
+            .any(|m| m.area > 0 || m.burns || !m.skip_rides.is_empty() || m.lion == Some(LionPower::Igui));
         let king_dirs = KING_DIRS.map(|(dx, f)| geometry.offset(Color::Black, dx, f));
         let mut dir_by_sign = [u8::MAX; 9];
         for (d, &(dx, f)) in KING_DIRS.iter().enumerate() {
@@ -318,7 +345,11 @@ impl Variant {
             relative_ranks,
             cell_xy,
             royal_kinds,
-            lion_powers,
+            faces,
+            overlapping_kinds,
+            burner_kinds,
+            ranks,
+            generic_attacks,
             dead_ranks,
             max_in_hand,
             hand_types,
@@ -339,17 +370,41 @@ impl Variant {
         self.is_royal_kind(2 * piece.ptype.index() + usize::from(piece.promoted))
     }
 
-    /// The lion power of face `kind`.
+    /// The movement of face `kind`.
     #[inline]
-    pub(crate) fn lion_power(&self, kind: usize) -> Option<LionPower> {
-        self.lion_powers[kind]
+    pub(crate) fn face(&self, kind: usize) -> &Movement {
+        self.faces[kind].as_ref().unwrap_or(&Movement::NONE)
+    }
+
+    /// Whether face `kind` can reach a square in two ways.
+    #[inline]
+    pub(crate) fn is_overlapping_kind(&self, kind: usize) -> bool {
+        self.overlapping_kinds & (1 << kind) != 0
+    }
+
+    /// Whether face `kind` is a fire demon.
+    #[inline]
+    pub(crate) fn is_burner_kind(&self, kind: usize) -> bool {
+        self.burner_kinds & (1 << kind) != 0
+    }
+
+    /// Whether the variant has fire demons.
+    #[inline]
+    pub(crate) fn has_burners(&self) -> bool {
+        self.burner_kinds != 0
+    }
+
+    /// Range-jumping rank of face `kind` (royals 4).
+    #[inline]
+    pub(crate) fn rank(&self, kind: usize) -> u8 {
+        self.ranks[kind]
     }
 
     /// Whether face `kind` is a lion for chu's lion-trading rules (full lion power: the lion and
     /// the promoted kirin).
     #[inline]
     pub(crate) fn is_lion_kind(&self, kind: usize) -> bool {
-        self.lion_powers[kind] == Some(LionPower::Full)
+        self.face(kind).lion == Some(LionPower::Full)
     }
 
     /// The CLI name.
@@ -516,8 +571,27 @@ fn move_shapes(spec: &VariantSpec, faces: &[Option<Movement>]) -> MoveShapes {
             }
         }
         one_leg.extend_from_slice(m.leaps);
+        for ride in m.skip_rides {
+            for &(dx, f) in ride.dirs {
+                for k in 2..=longest.min(ride.range.min(i8::MAX as u8) as i8) {
+                    one_leg.push((dx * k, f * k));
+                }
+            }
+        }
+        let area = m.area as i8;
+        for dx in -area..=area {
+            for f in -area..=area {
+                if (dx, f) != (0, 0) {
+                    one_leg.push((dx, f));
+                }
+            }
+        }
+        if m.area > 0 || m.lion == Some(LionPower::Igui) {
+            // Igui, and a step out and back that burns.
+            two_leg.extend(dirs::ALL.iter().map(|&(dx, f)| ((dx, f), (-dx, -f))));
+        }
         match m.lion {
-            None => {}
+            None | Some(LionPower::Igui) => {}
             Some(LionPower::Full) => {
                 for &first in dirs::ALL {
                     for &second in dirs::ALL {
@@ -532,13 +606,46 @@ fn move_shapes(spec: &VariantSpec, faces: &[Option<Movement>]) -> MoveShapes {
                 }
             }
         }
-        pass |= m.lion.is_some();
+        pass |= matches!(m.lion, Some(LionPower::Full | LionPower::Lines(_))) || m.area > 0;
     }
     one_leg.sort_unstable();
     one_leg.dedup();
     two_leg.sort_unstable();
     two_leg.dedup();
     MoveShapes { one_leg, two_leg, pass }
+}
+
+/// Whether two of a movement's kinds reach the same displacement.
+fn has_overlap(m: &Movement, size: usize) -> bool {
+    let mut seen = Vec::new();
+    let longest = size as i8 - 1;
+    for ride in m.rides {
+        for &(dx, f) in ride.dirs {
+            for k in 1..=longest.min(ride.range.min(i8::MAX as u8) as i8) {
+                seen.push((dx * k, f * k));
+            }
+        }
+    }
+    seen.extend_from_slice(m.leaps);
+    for ride in m.skip_rides {
+        for &(dx, f) in ride.dirs {
+            for k in 2..=longest.min(ride.range.min(i8::MAX as u8) as i8) {
+                seen.push((dx * k, f * k));
+            }
+        }
+    }
+    let area = m.area as i8;
+    for dx in -area..=area {
+        for f in -area..=area {
+            if (dx, f) != (0, 0) {
+                seen.push((dx, f));
+            }
+        }
+    }
+    let n = seen.len();
+    seen.sort_unstable();
+    seen.dedup();
+    seen.len() != n
 }
 
 /// Per type, how many pieces of it the whole game holds (both sides), the most one hand can hold.

@@ -9,7 +9,7 @@ const fn to_gold(name: &'static str, abbr: &'static str, movement: Movement) -> 
 }
 
 const fn steps_of(rides: &'static [Ride]) -> Movement {
-    Movement { rides, leaps: &[], lion: None }
+    Movement { rides, leaps: &[], ..Movement::NONE }
 }
 
 const PIECES: &[PieceSpec] = &[

@@ -14,7 +14,7 @@ const PIECES: &[PieceSpec] = &[
     PieceSpec {
         name: "Copper general",
         abbr: "C",
-        movement: Movement { rides: &[Ride { dirs: dirs::ORTHOGONAL, range: 1 }], leaps: &[], lion: None },
+        movement: Movement { rides: &[Ride { dirs: dirs::ORTHOGONAL, range: 1 }], leaps: &[], ..Movement::NONE },
         promotion: gold_promotion("Promoted copper"),
         royal: false,
         points: 0,
@@ -22,7 +22,7 @@ const PIECES: &[PieceSpec] = &[
     PieceSpec {
         name: "Iron general",
         abbr: "I",
-        movement: Movement { rides: &[Ride { dirs: dirs::IRON, range: 1 }], leaps: &[], lion: None },
+        movement: Movement { rides: &[Ride { dirs: dirs::IRON, range: 1 }], leaps: &[], ..Movement::NONE },
         promotion: gold_promotion("Promoted iron"),
         royal: false,
         points: 0,
@@ -35,7 +35,7 @@ const PIECES: &[PieceSpec] = &[
         movement: Movement {
             rides: &[Ride { dirs: dirs::SIDEWAYS, range: UNLIMITED }, Ride { dirs: dirs::FORWARD, range: 1 }],
             leaps: &[],
-            lion: None,
+            ..Movement::NONE
         },
         promotion: gold_promotion("Promoted side mover"),
         royal: false,
@@ -44,7 +44,7 @@ const PIECES: &[PieceSpec] = &[
     PieceSpec {
         name: "Fierce tiger",
         abbr: "FT",
-        movement: Movement { rides: &[Ride { dirs: dirs::DIAGONAL, range: 1 }], leaps: &[], lion: None },
+        movement: Movement { rides: &[Ride { dirs: dirs::DIAGONAL, range: 1 }], leaps: &[], ..Movement::NONE },
         promotion: gold_promotion("Promoted fierce tiger"),
         royal: false,
         points: 0,
@@ -60,7 +60,7 @@ const PIECES: &[PieceSpec] = &[
     PieceSpec {
         name: "Free chariot",
         abbr: "FC",
-        movement: Movement { rides: &[Ride { dirs: dirs::VERTICAL, range: UNLIMITED }], leaps: &[], lion: None },
+        movement: Movement { rides: &[Ride { dirs: dirs::VERTICAL, range: UNLIMITED }], leaps: &[], ..Movement::NONE },
         promotion: gold_promotion("Promoted free chariot"),
         royal: false,
         points: 0,
@@ -68,7 +68,7 @@ const PIECES: &[PieceSpec] = &[
     PieceSpec {
         name: "Go between",
         abbr: "GB",
-        movement: Movement { rides: &[Ride { dirs: dirs::VERTICAL, range: 1 }], leaps: &[], lion: None },
+        movement: Movement { rides: &[Ride { dirs: dirs::VERTICAL, range: 1 }], leaps: &[], ..Movement::NONE },
         promotion: gold_promotion("Promoted go between"),
         royal: false,
         points: 0,

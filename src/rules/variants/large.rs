@@ -9,12 +9,12 @@ pub const fn piece(name: &'static str, abbr: &'static str, movement: Movement, p
 }
 
 const fn rides(rides: &'static [Ride]) -> Movement {
-    Movement { rides, leaps: &[], lion: None }
+    Movement { rides, leaps: &[], ..Movement::NONE }
 }
 
 pub const KING: PieceSpec = PieceSpec { name: "King", abbr: "K", movement: moves::KING, promotion: None, royal: true, points: 0 };
 pub const QUEEN_MOVE: Movement = rides(&[Ride { dirs: dirs::ALL, range: UNLIMITED }]);
-pub const LION_MOVE: Movement = Movement { rides: &[Ride { dirs: dirs::ALL, range: 1 }], leaps: dirs::LION_JUMPS, lion: Some(LionPower::Full) };
+pub const LION_MOVE: Movement = Movement { rides: &[Ride { dirs: dirs::ALL, range: 1 }], leaps: dirs::LION_JUMPS, lion: Some(LionPower::Full), ..Movement::NONE };
 pub const DRUNK_ELEPHANT_MOVE: Movement = rides(&[Ride { dirs: dirs::ELEPHANT, range: 1 }]);
 pub const VERTICAL_MOVER_MOVE: Movement = rides(&[Ride { dirs: dirs::VERTICAL, range: UNLIMITED }, Ride { dirs: dirs::SIDEWAYS, range: 1 }]);
 pub const SIDE_MOVER_MOVE: Movement = rides(&[Ride { dirs: dirs::SIDEWAYS, range: UNLIMITED }, Ride { dirs: dirs::VERTICAL, range: 1 }]);
@@ -43,13 +43,13 @@ pub const BLIND_TIGER: PieceSpec = piece(
 pub const KIRIN: PieceSpec = piece(
     "Kirin",
     "Kr",
-    Movement { rides: &[Ride { dirs: dirs::DIAGONAL, range: 1 }], leaps: dirs::ORTHOGONAL_TWO, lion: None },
+    Movement { rides: &[Ride { dirs: dirs::DIAGONAL, range: 1 }], leaps: dirs::ORTHOGONAL_TWO, ..Movement::NONE },
     promotes_to("Lion", LION_MOVE),
 );
 pub const PHOENIX: PieceSpec = piece(
     "Phoenix",
     "Ph",
-    Movement { rides: &[Ride { dirs: dirs::ORTHOGONAL, range: 1 }], leaps: dirs::DIAGONAL_TWO, lion: None },
+    Movement { rides: &[Ride { dirs: dirs::ORTHOGONAL, range: 1 }], leaps: dirs::DIAGONAL_TWO, ..Movement::NONE },
     promotes_to("Queen", QUEEN_MOVE),
 );
 pub const LANCE: PieceSpec = piece(
@@ -78,39 +78,29 @@ pub const VERTICAL_MOVER: PieceSpec = piece(
 );
 pub const ROOK: PieceSpec = piece("Rook", "R", moves::ROOK, promotes_to("Dragon king", moves::DRAGON));
 pub const BISHOP: PieceSpec = piece("Bishop", "B", moves::BISHOP, promotes_to("Dragon horse", moves::HORSE));
-pub const DRAGON_KING: PieceSpec = piece(
-    "Dragon king",
-    "DK",
-    moves::DRAGON,
-    promotes_to(
-        "Soaring eagle",
-        Movement {
-            rides: &[
-                Ride { dirs: dirs::ORTHOGONAL, range: UNLIMITED },
-                Ride { dirs: dirs::BACKWARD_DIAGONAL, range: UNLIMITED },
-                Ride { dirs: dirs::FORWARD_DIAGONAL, range: 1 },
-            ],
-            leaps: &[(2, 2), (-2, 2)],
-            lion: Some(LionPower::Lines(dirs::FORWARD_DIAGONAL)),
-        },
-    ),
-);
-pub const DRAGON_HORSE: PieceSpec = piece(
-    "Dragon horse",
-    "DH",
-    moves::HORSE,
-    promotes_to(
-        "Horned falcon",
-        Movement {
-            rides: &[
-                Ride { dirs: dirs::DIAGONAL, range: UNLIMITED },
-                Ride { dirs: dirs::SIDEWAYS, range: UNLIMITED },
-                Ride { dirs: dirs::BACKWARD, range: UNLIMITED },
-                Ride { dirs: dirs::FORWARD, range: 1 },
-            ],
-            leaps: &[(0, 2)],
-            lion: Some(LionPower::Lines(dirs::FORWARD)),
-        },
-    ),
-);
+/// Slides orthogonally and backward-diagonally; lion power along the forward diagonals.
+pub const SOARING_EAGLE_MOVE: Movement = Movement {
+    rides: &[
+        Ride { dirs: dirs::ORTHOGONAL, range: UNLIMITED },
+        Ride { dirs: dirs::BACKWARD_DIAGONAL, range: UNLIMITED },
+        Ride { dirs: dirs::FORWARD_DIAGONAL, range: 1 },
+    ],
+    leaps: &[(2, 2), (-2, 2)],
+    lion: Some(LionPower::Lines(dirs::FORWARD_DIAGONAL)),
+    ..Movement::NONE
+};
+/// Slides diagonally, sideways and backward; lion power straight forward.
+pub const HORNED_FALCON_MOVE: Movement = Movement {
+    rides: &[
+        Ride { dirs: dirs::DIAGONAL, range: UNLIMITED },
+        Ride { dirs: dirs::SIDEWAYS, range: UNLIMITED },
+        Ride { dirs: dirs::BACKWARD, range: UNLIMITED },
+        Ride { dirs: dirs::FORWARD, range: 1 },
+    ],
+    leaps: &[(0, 2)],
+    lion: Some(LionPower::Lines(dirs::FORWARD)),
+    ..Movement::NONE
+};
+pub const DRAGON_KING: PieceSpec = piece("Dragon king", "DK", moves::DRAGON, promotes_to("Soaring eagle", SOARING_EAGLE_MOVE));
+pub const DRAGON_HORSE: PieceSpec = piece("Dragon horse", "DH", moves::HORSE, promotes_to("Horned falcon", HORNED_FALCON_MOVE));
 pub const GO_BETWEEN: PieceSpec = piece("Go-between", "GB", rides(&[Ride { dirs: dirs::VERTICAL, range: 1 }]), promotes_to("Drunk elephant", DRUNK_ELEPHANT_MOVE));

@@ -5,3 +5,4 @@ pub mod dai_shogi;
 pub mod heian_dai_shogi;
 mod large;
 pub mod shogi;
+pub mod tenjiku_shogi;

@@ -1,0 +1,292 @@
+//! The special move kinds of the large variants, each implemented once for every piece that
+//! has it: lion power (igui, double capture, hit-and-run, the pass), area moves, range-jumps,
+//! skipping rides, the step out and back that burns, and chu's lion-trading rules.
+
+use super::geometry::Square;
+use super::movegen::CellSet;
+use super::moves::{Move, MoveList};
+use super::piece::{Cell, LionPower, Movement, UNLIMITED};
+use super::position::Position;
+use super::variant::PromotionRule;
+
+impl Position {
+    /// Every move of the piece `cell` on `from` in a variant where check does not matter, one
+    /// per effect. Returns whether the piece could pass (step out and back changing nothing).
+    pub(super) fn large_piece_moves(&self, out: &mut MoveList, from: Square, cell: Cell) -> bool {
+        let v = self.variant();
+        let m = *v.face(cell.kind());
+        let mut seen = CellSet::default();
+        let dedupe = v.is_overlapping_kind(cell.kind());
+        let mut accept = |to: Square| !dedupe || seen.insert(to.index());
+        if m.area > 0 {
+            self.area_moves(out, from, cell, m.area, &mut accept);
+        }
+        self.piece_moves(out, from, cell, &mut accept);
+        if !m.skip_rides.is_empty() {
+            self.skip_ride_moves(out, from, cell, &m);
+        }
+        if m.jump_rank > 0 {
+            self.range_jumps(out, from, cell, &m, &mut accept);
+        }
+        if let Some(power) = m.lion {
+            self.lion_moves(out, from, cell, power);
+        }
+        match self.step_out_square(from, cell, &m) {
+            Some(mid) if self.step_out_and_back_burns(from, cell) => {
+                out.push(Move::TwoLeg { from, mid, to: from, promote: false });
+                false
+            }
+            Some(_) => true,
+            None => false,
+        }
+    }
+
+    /// An empty square the piece can step to and come back from, if any.
+    fn step_out_square(&self, from: Square, cell: Cell, m: &Movement) -> Option<Square> {
+        let v = self.variant();
+        let s = from.index() as isize;
+        let empty = |offset: isize| {
+            let sq = Square((s + offset) as u16);
+            (self.cell(sq) == Cell::EMPTY).then_some(sq)
+        };
+        match m.lion {
+            Some(LionPower::Lines(lines)) => lines.iter().find_map(|&(dx, f)| empty(v.geometry.offset(cell.color(), dx, f))),
+            Some(LionPower::Full) => v.king_dirs.iter().find_map(|&d| empty(d)),
+            _ if m.area > 0 => v.king_dirs.iter().find_map(|&d| empty(d)),
+            _ => None,
+        }
+    }
+
+    /// Whether a piece ending its move on `from` burns anything: itself next to an enemy fire
+    /// demon, or enemies next to it if it is a fire demon.
+    fn step_out_and_back_burns(&self, from: Square, cell: Cell) -> bool {
+        let v = self.variant();
+        if !v.has_burners() {
+            return false;
+        }
+        let burner = v.is_burner_kind(cell.kind());
+        v.king_dirs.iter().any(|&d| {
+            let n = self.cell(Square((from.index() as isize + d) as u16));
+            n.is_piece() && n.color() != cell.color() && (burner || v.is_burner_kind(n.kind()))
+        })
+    }
+
+    /// Igui, double captures and hit-and-run moves of a piece with lion power (its single steps
+    /// and jumps are ordinary rides and leaps).
+    fn lion_moves(&self, out: &mut MoveList, from: Square, cell: Cell, power: LionPower) {
+        let v = self.variant();
+        let us = cell.color();
+        let enemy = |c: Cell| c.is_piece() && c.color() != us;
+        let at = |sq: isize| self.cell(Square(sq as u16));
+        let s = from.index() as isize;
+        let mut two_leg = |mid: isize, to: isize| {
+            let captures = enemy(at(to)) || enemy(at(mid));
+            self.push_two_leg(out, from, Square(mid as u16), Square(to as u16), cell, captures);
+        };
+        match power {
+            LionPower::Full | LionPower::Igui => {
+                for &d in &v.king_dirs {
+                    if !enemy(at(s + d)) {
+                        continue;
+                    }
+                    two_leg(s + d, s);
+                    if power == LionPower::Igui {
+                        continue;
+                    }
+                    for &e in &v.king_dirs {
+                        let t = s + d + e;
+                        if t != s && (at(t) == Cell::EMPTY || enemy(at(t))) {
+                            two_leg(s + d, t);
+                        }
+                    }
+                }
+            }
+            LionPower::Lines(lines) => {
+                for &(dx, f) in lines {
+                    let d = v.geometry.offset(us, dx, f);
+                    if !enemy(at(s + d)) {
+                        continue;
+                    }
+                    two_leg(s + d, s);
+                    if at(s + 2 * d) == Cell::EMPTY || enemy(at(s + 2 * d)) {
+                        two_leg(s + d, s + 2 * d);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Adds a two-leg move with and without promotion as the rules allow: only its start and
+    /// final squares count, and `captures` says whether it takes anything (tenjiku §6).
+    fn push_two_leg(&self, out: &mut MoveList, from: Square, mid: Square, to: Square, cell: Cell, captures: bool) {
+        let v = self.variant();
+        let us = cell.color();
+        let promotable = cell.kind() & 1 == 0 && v.spec.pieces[cell.kind() >> 1].promotion.is_some();
+        let entering = !v.in_zone(from, us) && v.in_zone(to, us);
+        let touches_zone = v.in_zone(from, us) || v.in_zone(to, us);
+        let allowed = promotable
+            && match v.spec.promotion {
+                PromotionRule::StartOrEnd => touches_zone,
+                PromotionRule::Entering => entering,
+                PromotionRule::EnteringOrCapture => entering || (captures && touches_zone),
+            };
+        if allowed {
+            out.push(Move::TwoLeg { from, mid, to, promote: true });
+        }
+        out.push(Move::TwoLeg { from, mid, to, promote: false });
+    }
+
+    /// Area moves: up to `steps` king steps through empty squares (the origin counts as empty),
+    /// ending on an empty square or on the first enemy met (tenjiku-shogi.md §5.2).
+    fn area_moves(&self, out: &mut MoveList, from: Square, cell: Cell, steps: u8, accept: &mut impl FnMut(Square) -> bool) {
+        let v = self.variant();
+        let mut visited = CellSet::default();
+        visited.insert(from.index());
+        let mut frontier = [from; 64];
+        let mut frontier_len = 1;
+        for _ in 0..steps {
+            let mut next = [from; 64];
+            let mut next_len = 0;
+            for &s in &frontier[..frontier_len] {
+                for &d in &v.king_dirs {
+                    let t = Square((s.index() as isize + d) as u16);
+                    let target = self.cell(t);
+                    if target == Cell::WALL || !visited.insert(t.index()) {
+                        continue;
+                    }
+                    if target == Cell::EMPTY {
+                        next[next_len] = t;
+                        next_len += 1;
+                    } else if target.color() == cell.color() {
+                        continue;
+                    }
+                    if accept(t) {
+                        self.push_board_move(out, from, t, cell);
+                    }
+                }
+            }
+            frontier = next;
+            frontier_len = next_len;
+        }
+    }
+
+    /// Captures by range-jump along the piece's unlimited rides: over pieces of lower rank
+    /// only, never onto a royal piece (tenjiku-shogi.md §5.3).
+    fn range_jumps(&self, out: &mut MoveList, from: Square, cell: Cell, m: &Movement, accept: &mut impl FnMut(Square) -> bool) {
+        let v = self.variant();
+        let us = cell.color();
+        for ride in m.rides.iter().filter(|r| r.range == UNLIMITED) {
+            for &(dx, f) in ride.dirs {
+                let offset = v.geometry.offset(us, dx, f);
+                let mut t = from.index() as isize + offset;
+                // Find the first piece on the line: an ordinary capture, already generated.
+                while self.cell(Square(t as u16)) == Cell::EMPTY {
+                    t += offset;
+                }
+                loop {
+                    let jumped = self.cell(Square(t as u16));
+                    if jumped == Cell::WALL || v.rank(jumped.kind()) >= m.jump_rank {
+                        break;
+                    }
+                    t += offset;
+                    while self.cell(Square(t as u16)) == Cell::EMPTY {
+                        t += offset;
+                    }
+                    let target = self.cell(Square(t as u16));
+                    if target == Cell::WALL {
+                        break;
+                    }
+                    if target.color() != us && !v.is_royal_kind(target.kind()) && accept(Square(t as u16)) {
+                        self.push_board_move(out, from, Square(t as u16), cell);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Rides that pass over their first square and go on from the second (heavenly tetrarch).
+    fn skip_ride_moves(&self, out: &mut MoveList, from: Square, cell: Cell, m: &Movement) {
+        let v = self.variant();
+        let us = cell.color();
+        for ride in m.skip_rides {
+            for &(dx, f) in ride.dirs {
+                let offset = v.geometry.offset(us, dx, f);
+                let mut t = from.index() as isize + offset;
+                if self.cell(Square(t as u16)) == Cell::WALL {
+                    continue;
+                }
+                for _ in 1..ride.range {
+                    t += offset;
+                    let target = self.cell(Square(t as u16));
+                    if target == Cell::EMPTY {
+                        self.push_board_move(out, from, Square(t as u16), cell);
+                        continue;
+                    }
+                    if target != Cell::WALL && target.color() != us {
+                        self.push_board_move(out, from, Square(t as u16), cell);
+                    }
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Chu's lion-trading rules (chu-shogi.md §6): removes the captures of lions they forbid.
+    pub(super) fn retain_lion_trading(&self, out: &mut MoveList) {
+        let v = self.variant();
+        let them = self.side_to_move().opponent();
+        let enemy_lions = v.squares.iter().any(|&sq| {
+            let c = self.cell(sq);
+            c.is_piece() && c.color() == them && v.is_lion_kind(c.kind())
+        });
+        if enemy_lions {
+            out.retain(|&mv| self.lion_trading_allows(mv));
+        }
+    }
+
+    /// Whether chu's lion-trading rules allow `mv`.
+    fn lion_trading_allows(&self, mv: Move) -> bool {
+        let v = self.variant();
+        let us = self.side_to_move();
+        let (from, mid, to) = match mv {
+            Move::Normal { from, to, .. } => (from, None, to),
+            Move::TwoLeg { from, mid, to, .. } => (from, Some(mid), to),
+            _ => return true,
+        };
+        let mover_is_lion = v.is_lion_kind(self.cell(from).kind());
+        let is_enemy_lion = |sq: Square| {
+            let c = self.cell(sq);
+            c.is_piece() && c.color() != us && v.is_lion_kind(c.kind())
+        };
+        // A first victim worth more than a pawn or go-between makes any lion capture legal.
+        let bridge = mid.is_some_and(|m| {
+            self.piece_at(m)
+                .is_some_and(|p| p.color != us && (p.promoted || !matches!(v.piece_spec(p.ptype).abbr, "P" | "GB")))
+        });
+        let victims = [mid, (to != from).then_some(to)];
+        victims.into_iter().flatten().filter(|&sq| is_enemy_lion(sq)).all(|sq| {
+            if !mover_is_lion {
+                return self.counter_strike().is_none_or(|cs| cs == sq);
+            }
+            v.king_distance(from, sq) == 1 || bridge || !self.lion_protected(sq, from, mid)
+        })
+    }
+
+    /// Whether the lion on `target` is protected against a lion coming from `from` (through
+    /// `mid`): another piece of its owner attacks `target` with `from` and `mid` taken as
+    /// empty, the piece on `mid` still counting as an attacker (chu-shogi.md §6.1).
+    fn lion_protected(&self, target: Square, from: Square, mid: Option<Square>) -> bool {
+        let v = self.variant();
+        let owner = self.cell(target).color();
+        if self.attacked_ignoring_two(target, owner, from, mid.unwrap_or(from)) {
+            return true;
+        }
+        mid.is_some_and(|m| {
+            let c = self.cell(m);
+            c.is_piece()
+                && c.color() == owner
+                && m != target
+                && v.direction(m, target).is_some_and(|d| v.king_distance(m, target) == 1 && v.reach(owner, c.kind(), d) >= 1)
+        })
+    }
+}
