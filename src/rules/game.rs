@@ -158,9 +158,16 @@ impl Game {
         moves
     }
 
-    /// Reads a move in coordinate notation and plays it.
+    /// Reads a move in coordinate notation (routes with the same effect read as one move, see
+    /// [`coord::parse`]) and plays it.
     pub fn play_text(&mut self, text: &str) -> Result<Move, PlayError> {
-        let mv = coord::parse_unchecked(self.position.variant(), text)?;
+        if let Some(outcome) = self.outcome {
+            return Err(PlayError::GameOver(outcome));
+        }
+        let mv = match coord::parse_unchecked(self.position.variant(), text)? {
+            Move::Declare => Move::Declare,
+            _ => coord::parse(&self.position, text)?,
+        };
         self.play(mv).map_err(|e| match e {
             PlayError::Move(MoveError::Illegal { .. }) => PlayError::Move(MoveError::Illegal { text: text.to_string() }),
             other => other,

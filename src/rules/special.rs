@@ -41,6 +41,24 @@ impl Position {
         }
     }
 
+    /// Whether the piece on `from` can step out to `mid` and come back (`mid` empty and one of
+    /// its lion or area steps): such a route names its step out and back, or the pass.
+    pub(crate) fn can_step_out_via(&self, from: Square, mid: Square) -> bool {
+        let v = self.variant();
+        let cell = self.cell(from);
+        if !cell.is_piece() || self.cell(mid) != Cell::EMPTY || v.king_distance(from, mid) != 1 {
+            return false;
+        }
+        let m = v.face(cell.kind());
+        match m.lion {
+            Some(LionPower::Lines(lines)) => {
+                lines.iter().any(|&(dx, f)| from.index() as isize + v.geometry.offset(cell.color(), dx, f) == mid.index() as isize)
+            }
+            Some(LionPower::Full) => true,
+            _ => m.area > 0,
+        }
+    }
+
     /// An empty square the piece can step to and come back from, if any.
     fn step_out_square(&self, from: Square, cell: Cell, m: &Movement) -> Option<Square> {
         let v = self.variant();

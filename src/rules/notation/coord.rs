@@ -76,24 +76,26 @@ pub fn parse_unchecked(v: &Variant, text: &str) -> Result<Move, MoveError> {
 }
 
 /// Reads a move and checks that it is legal in `pos`. A two-leg move whose first leg steps
-/// onto an empty square is read as the one-leg move it equals, or as the pass when it comes
-/// back to its origin, unless that route is a move of its own (tenjiku burning).
+/// onto an empty square is read as the one-leg move it equals; one that steps out and back is
+/// read as that piece's own step out and back where it burns (tenjiku, whichever empty square
+/// it names), else as the pass (rules README section 4).
 pub fn parse(pos: &Position, text: &str) -> Result<Move, MoveError> {
     let mv = parse_unchecked(pos.variant(), text)?;
     let legal = pos.legal_moves();
-    let same_effect = match mv {
+    let found = match mv {
         Move::TwoLeg { from, mid, to, promote } if pos.piece_at(mid).is_none() => {
-            if to == from {
-                Some(Move::Pass)
+            if to != from {
+                Some(Move::Normal { from, to, promote }).filter(|m| legal.contains(m))
+            } else if pos.can_step_out_via(from, mid) {
+                let own = legal.iter().copied().find(|m| {
+                    matches!(*m, Move::TwoLeg { from: f, mid: m2, to: t, .. } if f == from && t == from && pos.piece_at(m2).is_none())
+                });
+                own.or(Some(Move::Pass).filter(|m| legal.contains(m)))
             } else {
-                Some(Move::Normal { from, to, promote })
+                None
             }
         }
-        _ => None,
+        _ => Some(mv).filter(|m| legal.contains(m)),
     };
-    [Some(mv), same_effect]
-        .into_iter()
-        .flatten()
-        .find(|m| legal.contains(m))
-        .ok_or_else(|| MoveError::Illegal { text: text.to_string() })
+    found.ok_or_else(|| MoveError::Illegal { text: text.to_string() })
 }
