@@ -12,13 +12,12 @@ if [ ! -x "$venv/bin/python" ]; then
   echo "setup: creating virtualenv $venv" >&2
   "$python" -m venv "$venv" >&2
 fi
-if ! "$venv/bin/python" -c "import torch, sys; sys.exit(0 if torch.__version__.split('+')[0] == '$torch_version' else 1)" 2>/dev/null; then
+# Reads the installed version from the package metadata: importing torch takes seconds.
+if ! "$venv/bin/python" -c "import importlib.metadata as m, sys; sys.exit(0 if m.version('torch').split('+')[0] == '$torch_version' else 1)" 2>/dev/null; then
   echo "setup: installing torch==$torch_version into $venv (one time, a few minutes)" >&2
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "torch==$torch_version" >&2
 fi
-torch_lib="$("$venv/bin/python" -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "lib"))' 2>/dev/null)"
 echo "export LIBTORCH_USE_PYTORCH=1"
 echo "export PYTHON_SYS_EXECUTABLE=\"$venv/bin/python\""
 echo "export VIRTUAL_ENV=\"$venv\""
 echo "export PATH=\"$venv/bin:\$PATH\""
-echo "export SHOGI_ZERO_TORCH_LIB=\"$torch_lib\""

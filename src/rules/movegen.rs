@@ -134,22 +134,21 @@ impl Position {
     #[inline]
     pub(super) fn push_board_move(&self, out: &mut MoveList, from: Square, to: Square, cell: Cell) {
         let v = self.variant();
-        let ptype = cell.kind() >> 1;
-        let promoted = cell.kind() & 1 == 1;
-        if promoted || v.spec.pieces[ptype].promotion.is_none() {
+        let kind = cell.kind();
+        if !v.is_promotable_kind(kind) {
             out.push(Move::Normal { from, to, promote: false });
             return;
         }
         let us = cell.color();
-        let dead_end = (v.relative_rank(to, us) as usize) < v.dead_ranks[ptype];
+        let dead_end = (v.relative_rank(to, us) as usize) < v.dead_ranks[kind >> 1];
         let forced = dead_end && v.spec.compulsory_promotion;
-        let entering = !v.in_zone(from, us) && v.in_zone(to, us);
+        let (from_in_zone, to_in_zone) = (v.in_zone(from, us), v.in_zone(to, us));
         let allowed = dead_end
             || match v.spec.promotion {
-                PromotionRule::StartOrEnd => v.in_zone(from, us) || v.in_zone(to, us),
-                PromotionRule::Entering => entering,
+                PromotionRule::StartOrEnd => from_in_zone || to_in_zone,
+                PromotionRule::Entering => !from_in_zone && to_in_zone,
                 PromotionRule::EnteringOrCapture => {
-                    entering || (self.cell(to).is_piece() && (v.in_zone(from, us) || v.in_zone(to, us)))
+                    (!from_in_zone && to_in_zone) || (self.cell(to).is_piece() && (from_in_zone || to_in_zone))
                 }
             };
         if allowed {

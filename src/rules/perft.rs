@@ -76,27 +76,51 @@ pub struct BenchPosition {
     pub variant: super::VariantId,
     /// The position, or `None` for the variant's start position.
     pub sfen: Option<&'static str>,
+    /// Plies of seeded random play from that position (a busy middlegame).
+    pub random_plies: u32,
     pub depth: u32,
 }
 
 /// The perft benchmark: the positions the project reports speed on.
 pub const BENCH_POSITIONS: &[BenchPosition] = &[
-    BenchPosition { name: "shogi start", variant: super::VariantId::Shogi, sfen: None, depth: 5 },
+    BenchPosition { name: "shogi start", variant: super::VariantId::Shogi, sfen: None, random_plies: 0, depth: 5 },
     BenchPosition {
         name: "shogi matsuri",
         variant: super::VariantId::Shogi,
         sfen: Some("l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1"),
+        random_plies: 0,
         depth: 4,
     },
-    BenchPosition { name: "heian-dai-shogi start", variant: super::VariantId::HeianDaiShogi, sfen: None, depth: 4 },
+    BenchPosition { name: "heian-dai-shogi start", variant: super::VariantId::HeianDaiShogi, sfen: None, random_plies: 0, depth: 4 },
+    BenchPosition { name: "chu-shogi start", variant: super::VariantId::ChuShogi, sfen: None, random_plies: 0, depth: 3 },
+    BenchPosition { name: "chu-shogi middlegame", variant: super::VariantId::ChuShogi, sfen: None, random_plies: 80, depth: 3 },
+    BenchPosition { name: "dai-shogi start", variant: super::VariantId::DaiShogi, sfen: None, random_plies: 0, depth: 3 },
+    BenchPosition { name: "dai-shogi middlegame", variant: super::VariantId::DaiShogi, sfen: None, random_plies: 80, depth: 3 },
+    BenchPosition { name: "tenjiku-shogi start", variant: super::VariantId::TenjikuShogi, sfen: None, random_plies: 0, depth: 3 },
+    BenchPosition { name: "tenjiku-shogi middlegame", variant: super::VariantId::TenjikuShogi, sfen: None, random_plies: 80, depth: 3 },
 ];
 
 impl BenchPosition {
-    /// The position.
+    /// The position: the given or start position after the seeded random plies.
     pub fn position(&self) -> Position {
-        match self.sfen {
+        let mut pos = match self.sfen {
             None => Position::start(self.variant),
             Some(text) => super::notation::sfen::parse(self.variant.variant(), text).expect("benchmark positions parse"),
+        };
+        let mut seed = 0x5EED_u64;
+        for _ in 0..self.random_plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            // splitmix64
+            seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = seed;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^= z >> 31;
+            pos.make(moves[(z % moves.len() as u64) as usize]);
         }
+        pos
     }
 }

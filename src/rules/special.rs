@@ -14,7 +14,7 @@ impl Position {
     /// per effect. Returns whether the piece could pass (step out and back changing nothing).
     pub(super) fn large_piece_moves(&self, out: &mut MoveList, from: Square, cell: Cell) -> bool {
         let v = self.variant();
-        let m = *v.face(cell.kind());
+        let m = v.face(cell.kind());
         let mut seen = CellSet::default();
         let dedupe = v.is_overlapping_kind(cell.kind());
         let mut accept = |to: Square| !dedupe || seen.insert(to.index());
@@ -23,15 +23,15 @@ impl Position {
         }
         self.piece_moves(out, from, cell, &mut accept);
         if !m.skip_rides.is_empty() {
-            self.skip_ride_moves(out, from, cell, &m);
+            self.skip_ride_moves(out, from, cell, m);
         }
         if m.jump_rank > 0 {
-            self.range_jumps(out, from, cell, &m, &mut accept);
+            self.range_jumps(out, from, cell, m, &mut accept);
         }
         if let Some(power) = m.lion {
             self.lion_moves(out, from, cell, power);
         }
-        match self.step_out_square(from, cell, &m) {
+        match self.step_out_square(from, cell, m) {
             Some(mid) if self.step_out_and_back_burns(from, cell) => {
                 out.push(Move::TwoLeg { from, mid, to: from, promote: false });
                 false
@@ -139,7 +139,7 @@ impl Position {
     fn push_two_leg(&self, out: &mut MoveList, from: Square, mid: Square, to: Square, cell: Cell, captures: bool) {
         let v = self.variant();
         let us = cell.color();
-        let promotable = cell.kind() & 1 == 0 && v.spec.pieces[cell.kind() >> 1].promotion.is_some();
+        let promotable = v.is_promotable_kind(cell.kind());
         let entering = !v.in_zone(from, us) && v.in_zone(to, us);
         let touches_zone = v.in_zone(from, us) || v.in_zone(to, us);
         let allowed = promotable
@@ -271,17 +271,20 @@ impl Position {
             Move::TwoLeg { from, mid, to, .. } => (from, Some(mid), to),
             _ => return true,
         };
-        let mover_is_lion = v.is_lion_kind(self.cell(from).kind());
         let is_enemy_lion = |sq: Square| {
             let c = self.cell(sq);
             c.is_piece() && c.color() != us && v.is_lion_kind(c.kind())
         };
+        let victims = [mid, (to != from).then_some(to)];
+        if !victims.into_iter().flatten().any(is_enemy_lion) {
+            return true;
+        }
+        let mover_is_lion = v.is_lion_kind(self.cell(from).kind());
         // A first victim worth more than a pawn or go-between makes any lion capture legal.
         let bridge = mid.is_some_and(|m| {
             self.piece_at(m)
                 .is_some_and(|p| p.color != us && (p.promoted || !matches!(v.piece_spec(p.ptype).abbr, "P" | "GB")))
         });
-        let victims = [mid, (to != from).then_some(to)];
         victims.into_iter().flatten().filter(|&sq| is_enemy_lion(sq)).all(|sq| {
             if !mover_is_lion {
                 return self.counter_strike().is_none_or(|cs| cs == sq);

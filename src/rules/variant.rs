@@ -222,6 +222,8 @@ pub struct Variant {
     overlapping_kinds: u128,
     /// Bit `kind` set for fire demons.
     burner_kinds: u128,
+    /// Bit `kind` set for unpromoted faces of pieces that promote.
+    promotable_kinds: u128,
     /// Per face: its range-jumping rank, 4 for royals (tenjiku-shogi.md §5.3).
     ranks: Vec<u8>,
     /// Whether some piece has a move kind the ray-based attack test does not see (area moves,
@@ -260,7 +262,9 @@ impl Variant {
             .flat_map(|p| [Some(p.movement), p.promotion.map(|promo| promo.movement)])
             .collect();
         let mut royal_kinds = 0u128;
+        let mut promotable_kinds = 0u128;
         for (t, p) in spec.pieces.iter().enumerate() {
+            promotable_kinds |= u128::from(p.promotion.is_some()) << (2 * t);
             royal_kinds |= u128::from(p.royal) << (2 * t) | u128::from(p.promotion.is_some_and(|promo| promo.royal)) << (2 * t + 1);
         }
         let mut overlapping_kinds = 0u128;
@@ -348,6 +352,7 @@ impl Variant {
             faces,
             overlapping_kinds,
             burner_kinds,
+            promotable_kinds,
             ranks,
             generic_attacks,
             dead_ranks,
@@ -380,6 +385,12 @@ impl Variant {
     #[inline]
     pub(crate) fn is_overlapping_kind(&self, kind: usize) -> bool {
         self.overlapping_kinds & (1 << kind) != 0
+    }
+
+    /// Whether face `kind` is the unpromoted face of a piece that promotes.
+    #[inline]
+    pub(crate) fn is_promotable_kind(&self, kind: usize) -> bool {
+        self.promotable_kinds & (1 << kind) != 0
     }
 
     /// Whether face `kind` is a fire demon.
