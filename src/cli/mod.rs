@@ -47,7 +47,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 /// Selects a position: a variant, an optional start position and moves played from it.
 #[derive(Debug, Args)]
 pub struct PositionArgs {
-    /// Variant name (shogi, heian-dai-shogi).
+    /// Variant name (shogi, heian-dai-shogi, chu-shogi, dai-shogi, tenjiku-shogi).
     #[arg(long)]
     pub variant: String,
     /// Start position in (generalised) SFEN instead of the variant's start position.
