@@ -72,12 +72,10 @@ impl Position {
         let v = self.variant();
         let us = self.side_to_move();
         let mut can_pass = false;
-        for &from in &v.squares {
+        for from in self.squares_of(us) {
             let cell = self.cell(from);
-            if !cell.is_piece() || cell.color() != us {
-                continue;
-            }
             match king {
+                None if v.is_plain_kind(cell.kind()) => self.piece_moves(out, from, cell, |_| true),
                 None => can_pass |= self.large_piece_moves(out, from, cell),
                 Some((k, _)) if k == from => {
                     self.piece_moves(out, from, cell, |to| !self.attacked_ignoring(to, us.opponent(), Some(k)))

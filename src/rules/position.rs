@@ -8,6 +8,9 @@ use super::moves::Move;
 use super::piece::{Cell, Piece, PieceType};
 use super::variant::{Legality, Variant, VariantId};
 
+/// Words of a per-colour occupancy bit set over the mailbox cells.
+const OCCUPANCY_WORDS: usize = MAX_CELLS.div_ceil(64);
+
 /// Piece types a hand can hold (standard shogi has seven droppable types).
 pub const MAX_HAND_TYPES: usize = 8;
 
@@ -16,6 +19,8 @@ pub const MAX_HAND_TYPES: usize = 8;
 pub struct Position {
     variant: &'static Variant,
     board: [Cell; MAX_CELLS],
+    /// Per colour, bit `i` set when cell `i` holds a piece of that colour.
+    occupied: [[u64; OCCUPANCY_WORDS]; 2],
     side: Color,
     /// `[colour][piece type]` counts in hand.
     hands: [[u8; MAX_HAND_TYPES]; 2],
@@ -87,6 +92,7 @@ impl Position {
         let mut pos = Position {
             variant,
             board: variant.empty_board,
+            occupied: [[0; OCCUPANCY_WORDS]; 2],
             side,
             hands: [[0; MAX_HAND_TYPES]; 2],
             royal_count: [0; 2],
@@ -98,7 +104,7 @@ impl Position {
         };
         for &(sq, piece) in pieces {
             debug_assert!(variant.contains(sq));
-            pos.board[sq.index()] = Cell::from_piece(piece);
+            pos.set_cell(sq, Cell::from_piece(piece));
         }
         for color in Color::ALL {
             for &t in &variant.hand_types {
@@ -198,6 +204,13 @@ impl Position {
     pub fn verify_derived_state(&self) -> Result<(), String> {
         let mut fresh = self.clone();
         fresh.recompute_derived();
+        let mut occupied = [[0u64; OCCUPANCY_WORDS]; 2];
+        for (sq, p) in self.pieces() {
+            occupied[p.color.index()][sq.index() / 64] |= 1 << (sq.index() % 64);
+        }
+        if occupied != self.occupied {
+            return Err("occupancy sets differ from the board".to_string());
+        }
         if fresh.hash != self.hash {
             return Err(format!("hash {:016x} != recomputed {:016x}", self.hash, fresh.hash));
         }
@@ -429,11 +442,41 @@ impl Position {
         undo
     }
 
+    /// Writes `cell` to `sq`, keeping the occupancy sets in step.
+    #[inline]
+    fn set_cell(&mut self, sq: Square, cell: Cell) {
+        let (word, bit) = (sq.index() / 64, 1u64 << (sq.index() % 64));
+        let old = self.board[sq.index()];
+        if old.is_piece() {
+            self.occupied[old.color().index()][word] &= !bit;
+        }
+        if cell.is_piece() {
+            self.occupied[cell.color().index()][word] |= bit;
+        }
+        self.board[sq.index()] = cell;
+    }
+
+    /// The squares holding pieces of `color`, in [`Variant::squares`] order.
+    #[inline]
+    pub(crate) fn squares_of(&self, color: Color) -> impl Iterator<Item = Square> {
+        let words = self.occupied[color.index()];
+        (0..OCCUPANCY_WORDS).flat_map(move |w| {
+            let mut bits = words[w];
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let i = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    Square((w * 64 + i) as u16)
+                })
+            })
+        })
+    }
+
     /// Takes the piece on `sq` off the board for a move (it will [`Self::land`] again).
     #[inline]
     fn lift(&mut self, sq: Square) -> Cell {
         let cell = self.board[sq.index()];
-        self.board[sq.index()] = Cell::EMPTY;
+        self.set_cell(sq, Cell::EMPTY);
         self.hash ^= self.variant.piece_key(cell, sq);
         self.others[cell.color().index()] -= u16::from(!self.is_royal(cell));
         cell
@@ -442,7 +485,7 @@ impl Position {
     /// Puts the moving piece `cell` on the empty square `sq`.
     #[inline]
     fn land(&mut self, sq: Square, cell: Cell) {
-        self.board[sq.index()] = cell;
+        self.set_cell(sq, cell);
         self.hash ^= self.variant.piece_key(cell, sq);
         if self.is_royal(cell) {
             self.royal_sq[cell.color().index()] = sq;
@@ -462,7 +505,7 @@ impl Position {
         let v = self.variant;
         undo.removed[undo.removed_count as usize] = (sq, cell);
         undo.removed_count += 1;
-        self.board[sq.index()] = Cell::EMPTY;
+        self.set_cell(sq, Cell::EMPTY);
         self.hash ^= v.piece_key(cell, sq);
         let owner = cell.color();
         if self.is_royal(cell) {
@@ -518,13 +561,13 @@ impl Position {
         let (captured, burned) = undo.removed[..undo.removed_count as usize].split_at(undo.captured_count as usize);
         self.restore(burned);
         let landed = self.board[to.index()];
-        self.board[to.index()] = Cell::EMPTY;
+        self.set_cell(to, Cell::EMPTY);
         if !self.is_royal(landed) {
             self.others[us.index()] -= 1;
         }
         self.restore(captured);
         if let Some(from) = from {
-            self.board[from.index()] = if promote { Cell(landed.0 - 1) } else { landed };
+            self.set_cell(from, if promote { Cell(landed.0 - 1) } else { landed });
             if !self.is_royal(landed) {
                 self.others[us.index()] += 1;
             }
@@ -537,7 +580,7 @@ impl Position {
     /// Puts removed pieces back, last removed first.
     fn restore(&mut self, removed: &[(Square, Cell)]) {
         for &(sq, cell) in removed.iter().rev() {
-            self.board[sq.index()] = cell;
+            self.set_cell(sq, cell);
             let owner = cell.color();
             if self.is_royal(cell) {
                 self.royal_count[owner.index()] += 1;

@@ -222,6 +222,9 @@ pub struct Variant {
     overlapping_kinds: u128,
     /// Bit `kind` set for fire demons.
     burner_kinds: u128,
+    /// Bit `kind` set for faces with nothing but rides and leaps that never reach one square
+    /// twice.
+    plain_kinds: u128,
     /// Bit `kind` set for unpromoted faces of pieces that promote.
     promotable_kinds: u128,
     /// Per face: its range-jumping rank, 4 for royals (tenjiku-shogi.md §5.3).
@@ -268,11 +271,15 @@ impl Variant {
             royal_kinds |= u128::from(p.royal) << (2 * t) | u128::from(p.promotion.is_some_and(|promo| promo.royal)) << (2 * t + 1);
         }
         let mut overlapping_kinds = 0u128;
+        let mut plain_kinds = 0u128;
         let mut burner_kinds = 0u128;
         let mut ranks = Vec::new();
         for (kind, face) in faces.iter().enumerate() {
             let m = face.unwrap_or(Movement::NONE);
-            overlapping_kinds |= u128::from(has_overlap(&m, spec.size)) << kind;
+            let overlap = has_overlap(&m, spec.size);
+            overlapping_kinds |= u128::from(overlap) << kind;
+            let plain = !overlap && m.lion.is_none() && m.skip_rides.is_empty() && m.area == 0 && m.jump_rank == 0;
+            plain_kinds |= u128::from(plain) << kind;
             burner_kinds |= u128::from(m.burns) << kind;
             ranks.push(if royal_kinds & (1 << kind) != 0 { 4 } else { m.jump_rank });
         }
@@ -351,6 +358,7 @@ impl Variant {
             royal_kinds,
             faces,
             overlapping_kinds,
+            plain_kinds,
             burner_kinds,
             promotable_kinds,
             ranks,
@@ -385,6 +393,12 @@ impl Variant {
     #[inline]
     pub(crate) fn is_overlapping_kind(&self, kind: usize) -> bool {
         self.overlapping_kinds & (1 << kind) != 0
+    }
+
+    /// Whether face `kind` has nothing but rides and leaps reaching distinct squares.
+    #[inline]
+    pub(crate) fn is_plain_kind(&self, kind: usize) -> bool {
+        self.plain_kinds & (1 << kind) != 0
     }
 
     /// Whether face `kind` is the unpromoted face of a piece that promotes.
