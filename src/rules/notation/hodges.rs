@@ -1,6 +1,7 @@
 //! Hodges notation for display (rules README section 5): `P-7f`, `Nx7c=`, `+Rx2b`, `G6i-5h`
 //! (origin added when another piece of the same kind could make the same move), `P*5e` (drop);
-//! lion moves: `Lnx!9d` (igui), `Lnx3hx2i` (double capture), `Lnx3h-2i` (hit and run).
+//! lion moves: `Lnx!9d` (igui), `Lnx3hx2i` (double capture), `Lnx3h-2i` (hit and run); in
+//! tenjiku a `!` and the square of each piece the move burns (`FD-8h!7g!9g`).
 
 use super::super::geometry::Square;
 use super::super::moves::{Move, MoveList};
@@ -45,6 +46,9 @@ pub fn write(pos: &Position, legal: &MoveList, mv: Move) -> String {
             text.push_str(&format!("{}{}{to_action}{}", action(mid), g.square_name(mid), g.square_name(to)));
         }
     }
+    if v.has_burners() {
+        text.push_str(&burned_squares(pos, from, mid, to, mv));
+    }
     if promote {
         text.push('+');
     } else {
@@ -55,6 +59,24 @@ pub fn write(pos: &Position, legal: &MoveList, mv: Move) -> String {
         };
         if promoting != mv && legal.contains(&promoting) {
             text.push('=');
+        }
+    }
+    text
+}
+
+/// `!` and the square of every piece that `mv` burns: pieces next to its final square (or the
+/// mover itself) that are gone after it without being among its captures.
+fn burned_squares(pos: &Position, from: Square, mid: Option<Square>, to: Square, mv: Move) -> String {
+    let v = pos.variant();
+    let after = pos.after(mv);
+    let around = v.king_dirs.iter().map(|&d| Square((to.index() as isize + d) as u16));
+    let mut text = String::new();
+    if after.piece_at(to).is_none() {
+        text.push_str(&format!("!{}", v.geometry.square_name(to)));
+    }
+    for sq in around {
+        if sq != from && Some(sq) != mid && pos.piece_at(sq).is_some() && after.piece_at(sq).is_none() {
+            text.push_str(&format!("!{}", v.geometry.square_name(sq)));
         }
     }
     text
