@@ -210,6 +210,10 @@ impl Game {
         if v.spec.legality == Legality::RoyalCapture && pos.royal_count(opponent) == 0 {
             return win(EndReason::RoyalCaptured);
         }
+        if v.spec.legality == Legality::RoyalCapture && pos.royal_count(mover) == 0 {
+            // The mover's last royal burned on its own move (tenjiku).
+            return Some(Outcome { winner: Some(opponent), reason: EndReason::RoyalCaptured });
+        }
         if v.spec.bare_king == BareKingRule::Heian && pos.royal_count(opponent) > 0 && pos.non_royal_count(opponent) == 0 {
             return match pos.non_royal_count(mover) {
                 0 => draw(EndReason::BareKing),

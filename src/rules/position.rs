@@ -66,6 +66,8 @@ pub enum InvalidPosition {
     TwoPawnsOnFile { color: Color, file: usize },
     #[error("{color} holds {count} of piece {piece} in hand; the game has only {max}")]
     TooManyInHand { color: Color, piece: String, count: u32, max: u8 },
+    #[error("there are {count} of piece {piece} on the board and in hand; the game has only {max}")]
+    TooManyPieces { piece: String, count: u32, max: u8 },
     #[error("{color} is not to move but its king is in check")]
     OpponentInCheck { color: Color },
     #[error("the counter-strike square {square} does not hold a piece that just captured a lion")]
@@ -135,6 +137,16 @@ impl Position {
             if dead && v.spec.compulsory_promotion {
                 let piece = self.piece_name(p);
                 return Err(InvalidPosition::DeadPiece { piece, square: v.geometry.square_name(sq) });
+            }
+        }
+        if v.spec.drops {
+            for &t in &v.hand_types {
+                let on_board = self.pieces().filter(|(_, p)| p.ptype == t).count() as u32;
+                let count = on_board + Color::ALL.iter().map(|&c| self.hand(c, t) as u32).sum::<u32>();
+                let max = v.max_in_hand[t.index()];
+                if count > max as u32 {
+                    return Err(InvalidPosition::TooManyPieces { piece: v.piece_spec(t).abbr.to_string(), count, max });
+                }
             }
         }
         if let (true, Some(pawn)) = (v.spec.drops, v.pawn) {
@@ -478,7 +490,7 @@ impl Position {
         let cell = self.board[sq.index()];
         self.set_cell(sq, Cell::EMPTY);
         self.hash ^= self.variant.piece_key(cell, sq);
-        self.others[cell.color().index()] -= u16::from(!self.is_royal(cell));
+        self.count_out(cell);
         cell
     }
 
@@ -487,10 +499,36 @@ impl Position {
     fn land(&mut self, sq: Square, cell: Cell) {
         self.set_cell(sq, cell);
         self.hash ^= self.variant.piece_key(cell, sq);
+        self.count_in(sq, cell);
+    }
+
+    /// Counts `cell`, just put on `sq`, among its side's pieces.
+    #[inline]
+    fn count_in(&mut self, sq: Square, cell: Cell) {
+        let c = cell.color().index();
         if self.is_royal(cell) {
-            self.royal_sq[cell.color().index()] = sq;
+            self.royal_count[c] += 1;
+            self.royal_sq[c] = sq;
         } else {
-            self.others[cell.color().index()] += 1;
+            self.others[c] += 1;
+        }
+    }
+
+    /// Stops counting `cell`, just taken off the board; with one royal left, finds its square.
+    #[inline]
+    fn count_out(&mut self, cell: Cell) {
+        let color = cell.color();
+        let c = color.index();
+        if !self.is_royal(cell) {
+            self.others[c] -= 1;
+            return;
+        }
+        self.royal_count[c] -= 1;
+        if self.royal_count[c] == 1 {
+            let remaining = self.royal_squares(color).next();
+            if let Some(sq) = remaining {
+                self.royal_sq[c] = sq;
+            }
         }
     }
 
@@ -507,13 +545,9 @@ impl Position {
         undo.removed_count += 1;
         self.set_cell(sq, Cell::EMPTY);
         self.hash ^= v.piece_key(cell, sq);
+        self.count_out(cell);
         let owner = cell.color();
-        if self.is_royal(cell) {
-            self.royal_count[owner.index()] -= 1;
-            return;
-        }
-        self.others[owner.index()] -= 1;
-        if v.spec.drops {
+        if v.spec.drops && !self.is_royal(cell) {
             let captor = owner.opponent();
             let t = PieceType((cell.kind() >> 1) as u8);
             let n = self.hands[captor.index()][t.index()];
@@ -562,15 +596,12 @@ impl Position {
         self.restore(burned);
         let landed = self.board[to.index()];
         self.set_cell(to, Cell::EMPTY);
-        if !self.is_royal(landed) {
-            self.others[us.index()] -= 1;
-        }
+        self.count_out(landed);
         self.restore(captured);
         if let Some(from) = from {
-            self.set_cell(from, if promote { Cell(landed.0 - 1) } else { landed });
-            if !self.is_royal(landed) {
-                self.others[us.index()] += 1;
-            }
+            let original = if promote { Cell(landed.0 - 1) } else { landed };
+            self.set_cell(from, original);
+            self.count_in(from, original);
         }
         self.hash = undo.hash;
         self.royal_sq = undo.royal_sq;
@@ -581,14 +612,9 @@ impl Position {
     fn restore(&mut self, removed: &[(Square, Cell)]) {
         for &(sq, cell) in removed.iter().rev() {
             self.set_cell(sq, cell);
-            let owner = cell.color();
-            if self.is_royal(cell) {
-                self.royal_count[owner.index()] += 1;
-            } else {
-                self.others[owner.index()] += 1;
-                if self.variant.spec.drops {
-                    self.hands[owner.opponent().index()][cell.kind() >> 1] -= 1;
-                }
+            self.count_in(sq, cell);
+            if self.variant.spec.drops && !self.is_royal(cell) {
+                self.hands[cell.color().opponent().index()][cell.kind() >> 1] -= 1;
             }
         }
     }

@@ -111,6 +111,39 @@ impl SplitMix64 {
 
     /// A uniform-enough index below `n` (n > 0).
     pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() >> 32) * n as u64 >> 32) as usize
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
     }
+}
+
+/// Builds a position text from `(square, token)` pairs, tokens as in the position format
+/// (`K`, `p`, `+(FD)`, `(sm)`); `side` is `b` or `w`, `hands` as in the format (`-` for none).
+pub fn board(id: VariantId, pieces: &[(&str, &str)], side: &str, hands: &str) -> String {
+    let v = id.variant();
+    let n = v.geometry.size;
+    let mut ranks = Vec::new();
+    for y in 0..n {
+        let mut rank = String::new();
+        let mut empty = 0;
+        for x in 0..n {
+            let name = v.geometry.square_name(v.geometry.square(x, y));
+            match pieces.iter().find(|(s, _)| *s == name) {
+                Some((_, token)) => {
+                    if empty > 0 {
+                        rank.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    rank.push_str(token);
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            rank.push_str(&empty.to_string());
+        }
+        ranks.push(rank);
+    }
+    for (s, _) in pieces {
+        sq(id, s);
+    }
+    format!("{} {side} {hands} 1", ranks.join("/"))
 }

@@ -63,9 +63,10 @@ pub fn parse_unchecked(v: &Variant, text: &str) -> Result<Move, MoveError> {
     let mut start = 0;
     for (i, c) in body.char_indices() {
         if !c.is_ascii_digit() {
-            let name = &body[start..=i];
+            let end = i + c.len_utf8();
+            let name = &body[start..end];
             squares.push(v.geometry.parse_square(name).ok_or_else(|| syntax(&format!("'{name}' is not a square")))?);
-            start = i + 1;
+            start = end;
         }
     }
     match (squares.as_slice(), start == body.len()) {
