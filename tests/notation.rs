@@ -515,7 +515,6 @@ proptest! {
     }
 
     #[test]
-    #[ignore = "BUG: coord::parse panics on non-ASCII text, e.g. \"¡\" (see coordinate_non_ascii_text_is_a_syntax_error)"]
     fn coord_parse_never_panics_on_arbitrary_text(text in ".{0,40}") {
         for p in move_positions() {
             let _ = coord::parse_unchecked(p.variant(), &text);
