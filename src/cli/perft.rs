@@ -1,5 +1,6 @@
 //! `shogi-zero perft`.
 
+use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -30,10 +31,11 @@ pub fn run(args: PerftArgs) -> anyhow::Result<ExitCode> {
     let game = args.position.game()?;
     let pos = game.position();
     let started = Instant::now();
+    let mut out = std::io::stdout().lock();
     let total = if args.divide && args.depth > 0 {
         let mut total = 0;
         for (mv, n) in perft::divide(pos, args.depth) {
-            println!("{} {n}", coord::write(pos.variant(), mv));
+            writeln!(out, "{} {n}", coord::write(pos.variant(), mv))?;
             total += n;
         }
         total
@@ -42,6 +44,6 @@ pub fn run(args: PerftArgs) -> anyhow::Result<ExitCode> {
     };
     let seconds = started.elapsed().as_secs_f64();
     eprintln!("{total} nodes in {seconds:.3} s ({:.0} nodes/s)", total as f64 / seconds.max(1e-9));
-    println!("{total}");
+    writeln!(out, "{total}")?;
     Ok(ExitCode::SUCCESS)
 }

@@ -1,5 +1,6 @@
 //! `shogi-zero show`.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Args;
@@ -16,18 +17,19 @@ pub struct ShowArgs {
 pub fn run(args: ShowArgs) -> anyhow::Result<ExitCode> {
     let game = args.position.game()?;
     let pos = game.position();
-    print!("{}", diagram::draw(pos));
-    println!("Position: {}", sfen::write(pos));
+    let mut out = std::io::stdout().lock();
+    write!(out, "{}", diagram::draw(pos))?;
+    writeln!(out, "Position: {}", sfen::write(pos))?;
     if let Some(outcome) = game.outcome() {
         match outcome.winner {
-            Some(winner) => println!("Game over: {winner} wins ({:?})", outcome.reason),
-            None => println!("Game over: draw ({:?})", outcome.reason),
+            Some(winner) => writeln!(out, "Game over: {winner} wins ({:?})", outcome.reason)?,
+            None => writeln!(out, "Game over: draw ({:?})", outcome.reason)?,
         }
     }
     let legal = game.legal_moves();
-    println!("Legal moves ({}):", legal.len());
+    writeln!(out, "Legal moves ({}):", legal.len())?;
     for &mv in &legal {
-        println!("  {:<10} {}", coord::write(pos.variant(), mv), hodges::write(pos, &legal, mv));
+        writeln!(out, "  {:<10} {}", coord::write(pos.variant(), mv), hodges::write(pos, &legal, mv))?;
     }
     Ok(ExitCode::SUCCESS)
 }
