@@ -146,7 +146,8 @@ impl Position {
                 PromotionRule::StartOrEnd => from_in_zone || to_in_zone,
                 PromotionRule::Entering => !from_in_zone && to_in_zone,
                 PromotionRule::EnteringOrCapture => {
-                    (!from_in_zone && to_in_zone) || (self.cell(to).is_piece() && (from_in_zone || to_in_zone))
+                    // Entering, or a capture that starts or ends in the zone.
+                    (to_in_zone && (!from_in_zone || self.cell(to).is_piece())) || (from_in_zone && self.cell(to).is_piece())
                 }
             };
         if allowed {

@@ -634,12 +634,7 @@ impl Position {
             .pieces()
             .map(|(sq, p)| (g.rotate(sq), Piece { color: p.color.opponent(), ..p }))
             .collect();
-        let mut hands = [[0u32; MAX_HAND_TYPES]; 2];
-        for c in 0..2 {
-            for t in 0..MAX_HAND_TYPES {
-                hands[1 - c][t] = self.hands[c][t] as u32;
-            }
-        }
+        let hands = [self.hands[1].map(u32::from), self.hands[0].map(u32::from)];
         let counter_strike = self.counter_strike.map(|sq| g.rotate(sq));
         Position::from_parts(self.variant, &pieces, self.side.opponent(), hands, counter_strike, self.move_number)
             .expect("the flip of a valid position is valid")
