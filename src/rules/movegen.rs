@@ -100,11 +100,11 @@ impl Position {
     pub(super) fn piece_moves(&self, out: &mut MoveList, from: Square, cell: Cell, mut accept: impl FnMut(Square) -> bool) {
         let v = self.variant();
         let us = cell.color();
-        let moves = v.moves_of(us, cell.kind());
-        for &(offset, range) in &moves.rides {
+        let (rides, leaps) = v.moves_of(us, cell.kind());
+        for ride in rides {
             let mut t = from.index() as isize;
-            for _ in 0..range {
-                t += offset;
+            for _ in 0..ride.range {
+                t += ride.offset as isize;
                 let to = Square(t as u16);
                 let target = self.cell(to);
                 if target == Cell::EMPTY {
@@ -119,8 +119,8 @@ impl Position {
                 break;
             }
         }
-        for &offset in &moves.leaps {
-            let to = Square((from.index() as isize + offset) as u16);
+        for &offset in leaps {
+            let to = Square((from.index() as isize + offset as isize) as u16);
             let target = self.cell(to);
             if (target == Cell::EMPTY || (target != Cell::WALL && target.color() != us)) && accept(to) {
                 self.push_board_move(out, from, to, cell);

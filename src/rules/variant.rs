@@ -157,13 +157,18 @@ impl FromStr for VariantId {
 /// opposite of direction `d`.
 const KING_DIRS: [(i8, i8); 8] = [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, -1), (1, -1), (-1, 1)];
 
-/// Mailbox moves of one piece face for one colour.
-#[derive(Clone, Debug, Default)]
-pub struct FaceMoves {
-    /// `(offset, range)` per ride direction.
-    pub rides: Vec<(isize, u8)>,
-    /// Jump offsets.
-    pub leaps: Vec<isize>,
+/// One direction of a ride in the mailbox: the offset of a step and how many steps at most.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct RideStep {
+    pub offset: i16,
+    pub range: u8,
+}
+
+/// Where one face's moves for one colour lie in the flat move tables.
+#[derive(Copy, Clone, Debug, Default)]
+struct FaceRange {
+    rides: (u32, u32),
+    leaps: (u32, u32),
 }
 
 /// The geometric shapes of the board moves a variant can generate, seen from the mover's side
@@ -198,8 +203,12 @@ pub struct Variant {
     pub squares: Vec<Square>,
     /// The mailbox of an empty board: walls around empty squares.
     pub(crate) empty_board: [Cell; MAX_CELLS],
-    /// `[colour][kind]` mailbox moves, `kind = 2 * type + promoted`.
-    pub(crate) face_moves: [Vec<FaceMoves>; 2],
+    /// Every face's ride directions and jump offsets for both colours, back to back (one
+    /// allocation each, for the move generator's cache).
+    ride_table: Vec<RideStep>,
+    leap_table: Vec<i16>,
+    /// Per `colour * kinds + kind`: that face's part of the tables.
+    face_ranges: Vec<FaceRange>,
     /// Mailbox offsets of the 8 king directions, as [`KING_DIRS`] for Black.
     pub(crate) king_dirs: [isize; 8],
     /// King direction index by `3 * (sign(dx) + 1) + sign(dy) + 1` of a mailbox step.
@@ -293,26 +302,28 @@ impl Variant {
             // Board rows grow towards Black, so Black's forward is a negative row step.
             dir_by_sign[(3 * (dx + 1) + (-f + 1)) as usize] = d as u8;
         }
-        let mut face_moves: [Vec<FaceMoves>; 2] = Default::default();
+        let mut ride_table = Vec::new();
+        let mut leap_table = Vec::new();
+        let mut face_ranges = Vec::new();
         let mut ride_reach: [Vec<[u8; 8]>; 2] = Default::default();
         let mut leap_attackers: [Vec<(isize, u128)>; 2] = Default::default();
         for color in Color::ALL {
             let c = color.index();
             for (kind, face) in faces.iter().enumerate() {
-                let mut moves = FaceMoves::default();
+                let (ride_start, leap_start) = (ride_table.len() as u32, leap_table.len() as u32);
                 let mut reach = [0u8; 8];
                 if let Some(m) = face {
                     for ride in m.rides {
                         for &(dx, f) in ride.dirs {
                             let offset = geometry.offset(color, dx, f);
-                            moves.rides.push((offset, ride.range));
+                            ride_table.push(RideStep { offset: offset as i16, range: ride.range });
                             let d = king_dirs.iter().position(|&o| o == offset).expect("rides follow king directions");
                             reach[d] = reach[d].max(ride.range);
                         }
                     }
                     for &(dx, f) in m.leaps {
                         let offset = geometry.offset(color, dx, f);
-                        moves.leaps.push(offset);
+                        leap_table.push(offset as i16);
                         // A jumper `offset` before the target square attacks it.
                         match leap_attackers[c].iter_mut().find(|(o, _)| *o == offset) {
                             Some((_, kinds)) => *kinds |= 1 << kind,
@@ -320,7 +331,10 @@ impl Variant {
                         }
                     }
                 }
-                face_moves[c].push(moves);
+                face_ranges.push(FaceRange {
+                    rides: (ride_start, ride_table.len() as u32),
+                    leaps: (leap_start, leap_table.len() as u32),
+                });
                 ride_reach[c].push(reach);
             }
         }
@@ -348,7 +362,9 @@ impl Variant {
             geometry,
             squares,
             empty_board,
-            face_moves,
+            ride_table,
+            leap_table,
+            face_ranges,
             king_dirs,
             dir_by_sign,
             ride_reach,
@@ -488,8 +504,9 @@ impl Variant {
 
     /// Mailbox moves of a piece face.
     #[inline]
-    pub(crate) fn moves_of(&self, color: Color, kind: usize) -> &FaceMoves {
-        &self.face_moves[color.index()][kind]
+    pub(crate) fn moves_of(&self, color: Color, kind: usize) -> (&[RideStep], &[i16]) {
+        let r = self.face_ranges[color.index() * self.kinds() + kind];
+        (&self.ride_table[r.rides.0 as usize..r.rides.1 as usize], &self.leap_table[r.leaps.0 as usize..r.leaps.1 as usize])
     }
 
     /// How far a piece of `color` and face `kind` rides along king direction `d`.
