@@ -188,13 +188,7 @@ impl Position {
             if !cell.is_piece() {
                 continue;
             }
-            let c = cell.color().index();
-            if self.is_royal(cell) {
-                self.royal_count[c] += 1;
-                self.royal_sq[c] = sq;
-            } else {
-                self.others[c] += 1;
-            }
+            self.count_in(sq, cell);
             hash ^= self.variant.piece_key(cell, sq);
         }
         for color in Color::ALL {

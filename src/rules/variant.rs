@@ -597,37 +597,43 @@ fn dead_ranks(m: &Movement) -> usize {
     forwards.map(|f| f.max(0) as usize).min().unwrap_or(0)
 }
 
-/// The move shapes of every piece face: ride directions times the distances the board allows,
-/// and leaps.
+/// Every displacement a one-leg move of this movement can have on a board of `size`, once per
+/// move kind that reaches it (rides, leaps, skipping rides, area moves).
+fn one_leg_displacements(m: &Movement, size: usize) -> Vec<(i8, i8)> {
+    let longest = size as i8 - 1;
+    let mut out = Vec::new();
+    let mut ride = |dirs: &[(i8, i8)], first: i8, range: u8| {
+        for &(dx, f) in dirs {
+            for k in first..=longest.min(range.min(i8::MAX as u8) as i8) {
+                out.push((dx * k, f * k));
+            }
+        }
+    };
+    for r in m.rides {
+        ride(r.dirs, 1, r.range);
+    }
+    for r in m.skip_rides {
+        ride(r.dirs, 2, r.range);
+    }
+    out.extend_from_slice(m.leaps);
+    let area = m.area as i8;
+    for dx in -area..=area {
+        for f in -area..=area {
+            if (dx, f) != (0, 0) {
+                out.push((dx, f));
+            }
+        }
+    }
+    out
+}
+
+/// The move shapes of every piece face.
 fn move_shapes(spec: &VariantSpec, faces: &[Option<Movement>]) -> MoveShapes {
-    let longest = spec.size as i8 - 1;
     let mut one_leg = Vec::new();
     let mut two_leg = Vec::new();
     let mut pass = false;
     for m in faces.iter().flatten() {
-        for ride in m.rides {
-            for &(dx, f) in ride.dirs {
-                for k in 1..=longest.min(ride.range.min(i8::MAX as u8) as i8) {
-                    one_leg.push((dx * k, f * k));
-                }
-            }
-        }
-        one_leg.extend_from_slice(m.leaps);
-        for ride in m.skip_rides {
-            for &(dx, f) in ride.dirs {
-                for k in 2..=longest.min(ride.range.min(i8::MAX as u8) as i8) {
-                    one_leg.push((dx * k, f * k));
-                }
-            }
-        }
-        let area = m.area as i8;
-        for dx in -area..=area {
-            for f in -area..=area {
-                if (dx, f) != (0, 0) {
-                    one_leg.push((dx, f));
-                }
-            }
-        }
+        one_leg.extend(one_leg_displacements(m, spec.size));
         if m.area > 0 || m.lion == Some(LionPower::Igui) {
             // Igui, and a step out and back that burns.
             two_leg.extend(dirs::ALL.iter().map(|&(dx, f)| ((dx, f), (-dx, -f))));
@@ -659,31 +665,7 @@ fn move_shapes(spec: &VariantSpec, faces: &[Option<Movement>]) -> MoveShapes {
 
 /// Whether two of a movement's kinds reach the same displacement.
 fn has_overlap(m: &Movement, size: usize) -> bool {
-    let mut seen = Vec::new();
-    let longest = size as i8 - 1;
-    for ride in m.rides {
-        for &(dx, f) in ride.dirs {
-            for k in 1..=longest.min(ride.range.min(i8::MAX as u8) as i8) {
-                seen.push((dx * k, f * k));
-            }
-        }
-    }
-    seen.extend_from_slice(m.leaps);
-    for ride in m.skip_rides {
-        for &(dx, f) in ride.dirs {
-            for k in 2..=longest.min(ride.range.min(i8::MAX as u8) as i8) {
-                seen.push((dx * k, f * k));
-            }
-        }
-    }
-    let area = m.area as i8;
-    for dx in -area..=area {
-        for f in -area..=area {
-            if (dx, f) != (0, 0) {
-                seen.push((dx, f));
-            }
-        }
-    }
+    let mut seen = one_leg_displacements(m, size);
     let n = seen.len();
     seen.sort_unstable();
     seen.dedup();
