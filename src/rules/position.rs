@@ -70,7 +70,7 @@ pub enum InvalidPosition {
     TooManyPieces { piece: String, count: u32, max: u8 },
     #[error("{color} is not to move but its king is in check")]
     OpponentInCheck { color: Color },
-    #[error("the counter-strike square {square} does not hold a piece that just captured a lion")]
+    #[error("the counter-strike square {square} holds a piece of the side to move, which cannot just have captured there")]
     BadCounterStrike { square: String },
 }
 
@@ -158,8 +158,10 @@ impl Position {
                 }
             }
         }
+        // The square of the capture: it holds the capturing piece, or is empty when a falcon or
+        // eagle took the lion on its first step and went on.
         if let Some(sq) = self.counter_strike {
-            if self.piece_at(sq).is_none_or(|p| p.color == self.side) {
+            if self.piece_at(sq).is_some_and(|p| p.color == self.side) {
                 return Err(InvalidPosition::BadCounterStrike { square: v.geometry.square_name(sq) });
             }
         }

@@ -38,12 +38,15 @@ pub fn legal(pos: &Position) -> BTreeSet<String> {
     set
 }
 
-/// The legal board moves starting on square `from` (coordinate texts).
+/// The legal board moves (one- and two-leg) starting on square `from` (coordinate texts).
 pub fn moves_from(pos: &Position, from: &str) -> BTreeSet<String> {
     let from = sq(pos.variant().id, from);
     pos.legal_moves()
         .into_iter()
-        .filter(|m| matches!(m, Move::Normal { from: f, .. } if *f == from))
+        .filter(|m| match *m {
+            Move::Normal { from: f, .. } | Move::TwoLeg { from: f, .. } => f == from,
+            _ => false,
+        })
         .map(|m| text(pos, m))
         .collect()
 }
@@ -116,10 +119,16 @@ impl SplitMix64 {
 }
 
 /// Builds a position text from `(square, token)` pairs, tokens as in the position format
-/// (`K`, `p`, `+(FD)`, `(sm)`); `side` is `b` or `w`, `hands` as in the format (`-` for none).
+/// (`K`, `p`, `+(FD)`, `(sm)`); `side` is `b` or `w`, `hands` the third field (`-` for none,
+/// shogi's hands, or chu's counter-strike square). Panics on a square named twice or off the
+/// board.
 pub fn board(id: VariantId, pieces: &[(&str, &str)], side: &str, hands: &str) -> String {
     let v = id.variant();
     let n = v.geometry.size;
+    let mut seen = BTreeSet::new();
+    for (s, _) in pieces {
+        assert!(seen.insert(*s), "square {s} named twice");
+    }
     let mut ranks = Vec::new();
     for y in 0..n {
         let mut rank = String::new();
