@@ -129,7 +129,7 @@ impl Position {
     }
 
     /// Adds the move `from`-`to` of `cell`, with and/or without promotion as the rules allow.
-    #[inline]
+    #[inline(always)]
     pub(super) fn push_board_move(&self, out: &mut MoveList, from: Square, to: Square, cell: Cell) {
         let v = self.variant();
         let kind = cell.kind();
@@ -138,7 +138,8 @@ impl Position {
             return;
         }
         let us = cell.color();
-        let dead_end = (v.relative_rank(to, us) as usize) < v.dead_ranks[kind >> 1];
+        let dead_ranks = v.dead_ranks[kind >> 1];
+        let dead_end = dead_ranks > 0 && (v.relative_rank(to, us) as usize) < dead_ranks;
         let forced = dead_end && v.spec.compulsory_promotion;
         let (from_in_zone, to_in_zone) = (v.in_zone(from, us), v.in_zone(to, us));
         let allowed = dead_end
