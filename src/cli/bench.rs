@@ -1,11 +1,16 @@
 //! `shogi-zero bench`: speed figures for the report.
 
 use std::process::ExitCode;
-use std::time::Instant;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
+use anyhow::Context;
 use clap::{Args, Subcommand};
 
+use crate::nn::bench::{forward_rate, on_fresh_thread, server_rate, Workload};
+use crate::nn::{DeviceChoice, Network, NetworkConfig, Precision};
 use crate::rules::perft::{make_and_generate, perft, BENCH_POSITIONS};
+use crate::rules::VariantId;
 
 #[derive(Debug, Args)]
 pub struct BenchArgs {
@@ -21,12 +26,125 @@ enum BenchWhat {
         #[arg(long, default_value_t = 0)]
         shallower: u32,
     },
+    /// Network throughput: raw forward passes next to the inference server, same batch size.
+    Nn(NnArgs),
+}
+
+/// Settings of `bench nn`.
+#[derive(Debug, Args)]
+struct NnArgs {
+    /// Variants, comma separated.
+    #[arg(long, default_value = "shogi,heian-dai-shogi", value_delimiter = ',')]
+    variants: Vec<String>,
+    /// Residual blocks.
+    #[arg(long, default_value_t = 6)]
+    blocks: usize,
+    /// Channels.
+    #[arg(long, default_value_t = 64)]
+    channels: usize,
+    /// Batch size of the raw forward passes and largest batch of the server.
+    #[arg(long, default_value_t = 64)]
+    batch: usize,
+    /// Precisions, comma separated (f32, bf16, f16).
+    #[arg(long, default_value = "f32,bf16", value_delimiter = ',')]
+    precisions: Vec<String>,
+    /// cpu, cuda or cuda:N.
+    #[arg(long, default_value = "cpu")]
+    device: String,
+    /// Seconds of each measurement.
+    #[arg(long, default_value_t = 1.5)]
+    seconds: f64,
+    /// Measurements of each figure, alternating raw and server; the median is reported.
+    #[arg(long, default_value_t = 5)]
+    rounds: usize,
+    /// Client threads feeding the server (together they keep twice the batch size outstanding).
+    #[arg(long, default_value_t = 4)]
+    clients: usize,
+    /// Longest wait of the server for a batch to fill, in microseconds.
+    #[arg(long, default_value_t = 1000)]
+    max_wait_us: u64,
+    /// LibTorch intra-op threads (0: LibTorch's default).
+    #[arg(long, default_value_t = 0)]
+    threads: u16,
 }
 
 pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     match args.what {
         BenchWhat::Perft { shallower } => bench_perft(shallower),
+        BenchWhat::Nn(args) => bench_nn(args),
     }
+}
+
+fn bench_nn(args: NnArgs) -> anyhow::Result<ExitCode> {
+    let variants = args.variants.iter().map(|v| v.parse::<VariantId>()).collect::<Result<Vec<_>, _>>()?;
+    let precisions = args.precisions.iter().map(|p| p.parse::<Precision>()).collect::<Result<Vec<_>, _>>()?;
+    let device = args.device.parse::<DeviceChoice>()?.resolve()?;
+    for precision in &precisions {
+        precision.check(device)?;
+    }
+    let config = NetworkConfig::scaled(args.blocks, args.channels);
+    config.validate().context("--blocks/--channels")?;
+    anyhow::ensure!(args.batch >= 1, "--batch must be at least 1");
+    anyhow::ensure!(args.seconds > 0.0 && args.seconds <= 600.0, "--seconds must be between 0 and 600");
+    anyhow::ensure!((1..=100).contains(&args.rounds), "--rounds must be between 1 and 100");
+    if args.threads > 0 {
+        tch::set_num_threads(args.threads.into());
+    }
+    let duration = Duration::from_secs_f64(args.seconds);
+    let max_wait = Duration::from_micros(args.max_wait_us);
+    println!(
+        "network {} on {device:?}, batch {}, {} LibTorch threads, {} client threads, median of {} x {:.1} s",
+        config,
+        args.batch,
+        tch::get_num_threads(),
+        args.clients,
+        args.rounds,
+        args.seconds
+    );
+    println!(
+        "{:<18} {:>9} {:>7} {:>14} {:>15} {:>7} {:>11}",
+        "variant", "precision", "batch", "raw evals/s", "server evals/s", "ratio", "mean batch"
+    );
+    for &id in &variants {
+        let workload = Arc::new(Workload::new(id, args.batch.max(256), 0x5EED));
+        for &precision in &precisions {
+            let network = || -> anyhow::Result<Network> {
+                tch::manual_seed(1);
+                let mut net = Network::new(id, &config, device)?;
+                net.set_precision(precision)?;
+                Ok(net)
+            };
+            let (mut raw, mut served, mut batches) = (Vec::new(), Vec::new(), Vec::new());
+            for _ in 0..args.rounds {
+                // LibTorch work off the main thread: one OpenMP team alive at a time (see nn::bench).
+                raw.push(on_fresh_thread(|| network().map(|net| forward_rate(&net, &workload, args.batch, duration)))?);
+                let net = on_fresh_thread(network)?;
+                let rate = server_rate(net, &workload, args.batch, max_wait, args.clients, duration)?;
+                served.push(rate.evals_per_second);
+                batches.push(rate.mean_batch);
+            }
+            let (raw, served, mean_batch) = (median(raw), median(served), median(batches));
+            println!(
+                "{:<18} {:>9} {:>7} {:>14.0} {:>15.0} {:>6.1}% {:>11.1}",
+                id.name(),
+                precision.name(),
+                args.batch,
+                raw,
+                served,
+                100.0 * served / raw,
+                mean_batch
+            );
+        }
+    }
+    println!("raw: forward passes on one prepared batch; server: positions answered (masked-softmax priors,");
+    println!("WDL, moves left) by the inference server, inputs copied in and outputs copied out included");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The median of some measurements (the upper one of the middle two).
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
 }
 
 fn bench_perft(shallower: u32) -> anyhow::Result<ExitCode> {

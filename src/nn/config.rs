@@ -1,0 +1,180 @@
+//! Settings read from the TOML files in `configs/`: the variant, the network's shape and the
+//! inference settings. Unknown fields are refused; every error names the file and the field.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Deserializer, Serialize};
+
+use super::device::{DeviceChoice, Precision};
+use crate::rules::VariantId;
+
+/// Upper bounds that keep a typing mistake from allocating the whole memory.
+const MAX_BLOCKS: usize = 256;
+const MAX_CHANNELS: usize = 4096;
+
+/// The shape of the residual network.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NetworkConfig {
+    /// Residual blocks in the tower.
+    pub blocks: usize,
+    /// Channels of every tower convolution.
+    pub channels: usize,
+    /// Block `i` (counted from 1) pools globally when `i` is a multiple of this; 0: no block does.
+    pub global_pool_every: usize,
+    /// Channels that a global-pooling block (and the policy head) pools, fewer than `channels`.
+    pub global_pool_channels: usize,
+    /// Channels of the policy head's hidden convolution.
+    pub policy_channels: usize,
+    /// Channels of the value head's convolution.
+    pub value_channels: usize,
+    /// Width of the value head's hidden layer.
+    pub value_hidden: usize,
+}
+
+impl NetworkConfig {
+    /// A tower of `blocks` x `channels` with the proportions of the presets in `configs/`:
+    /// global pooling in every third block (every second below six blocks) over a quarter of the
+    /// channels, heads of half the channels, a value hidden layer as wide as the tower.
+    pub fn scaled(blocks: usize, channels: usize) -> NetworkConfig {
+        NetworkConfig {
+            blocks,
+            channels,
+            global_pool_every: if blocks < 6 { 2 } else { 3 },
+            global_pool_channels: (channels / 4).max(2),
+            policy_channels: (channels / 2).max(8),
+            value_channels: (channels / 2).max(8),
+            value_hidden: channels.max(16),
+        }
+    }
+
+    /// Whether block `i` (counted from 0) pools globally.
+    pub fn pools(&self, i: usize) -> bool {
+        self.global_pool_every > 0 && (i + 1).is_multiple_of(self.global_pool_every)
+    }
+
+    /// Checks the values, naming the first field that is out of range.
+    pub fn validate(&self) -> Result<(), InvalidField> {
+        let field = |name: &str, message: String| Err(InvalidField { field: format!("network.{name}"), message });
+        if !(1..=MAX_BLOCKS).contains(&self.blocks) {
+            return field("blocks", format!("{} is not between 1 and {MAX_BLOCKS}", self.blocks));
+        }
+        if !(2..=MAX_CHANNELS).contains(&self.channels) {
+            return field("channels", format!("{} is not between 2 and {MAX_CHANNELS}", self.channels));
+        }
+        if !(1..self.channels).contains(&self.global_pool_channels) {
+            return field(
+                "global_pool_channels",
+                format!("{} is not between 1 and channels - 1 = {}", self.global_pool_channels, self.channels - 1),
+            );
+        }
+        for (name, value) in
+            [("policy_channels", self.policy_channels), ("value_channels", self.value_channels), ("value_hidden", self.value_hidden)]
+        {
+            if !(1..=MAX_CHANNELS).contains(&value) {
+                return field(name, format!("{value} is not between 1 and {MAX_CHANNELS}"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// How the network is evaluated.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InferenceConfig {
+    /// `cpu`, `cuda` or `cuda:N`.
+    pub device: DeviceChoice,
+    /// `f32`, `bf16` (CPU or CUDA) or `f16` (CUDA).
+    pub precision: Precision,
+    /// Most positions the inference server evaluates in one forward pass.
+    pub batch_size: usize,
+    /// Longest time in microseconds the server waits for a batch to fill once it has one position.
+    pub max_wait_us: u64,
+}
+
+impl InferenceConfig {
+    /// Checks the values, naming the first field that is out of range.
+    pub fn validate(&self) -> Result<(), InvalidField> {
+        if !(1..=65536).contains(&self.batch_size) {
+            let message = format!("{} is not between 1 and 65536", self.batch_size);
+            return Err(InvalidField { field: "inference.batch_size".to_string(), message });
+        }
+        Ok(())
+    }
+}
+
+/// A run configuration file: `configs/<variant>-<size>.toml`.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunConfig {
+    /// The variant (`shogi`, `heian-dai-shogi`).
+    #[serde(deserialize_with = "variant_by_name")]
+    pub variant: VariantId,
+    /// The network's shape.
+    pub network: NetworkConfig,
+    /// Inference settings.
+    pub inference: InferenceConfig,
+}
+
+/// A field whose value is out of range.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("field `{field}`: {message}")]
+pub struct InvalidField {
+    /// The field's path, `table.key`.
+    pub field: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Why a configuration file could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read config file {path}: {source}")]
+    Read { path: PathBuf, source: std::io::Error },
+    #[error("config file {path}: {message}")]
+    Parse { path: PathBuf, message: String },
+    #[error("config file {path}: {source}")]
+    Invalid { path: PathBuf, source: InvalidField },
+}
+
+impl RunConfig {
+    /// Reads and checks a configuration file.
+    pub fn load(path: &Path) -> Result<RunConfig, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read { path: path.to_path_buf(), source })?;
+        RunConfig::parse(&text, path)
+    }
+
+    /// Parses and checks configuration text; `path` names it in errors.
+    pub fn parse(text: &str, path: &Path) -> Result<RunConfig, ConfigError> {
+        let config: RunConfig = toml::from_str(text)
+            .map_err(|e| ConfigError::Parse { path: path.to_path_buf(), message: e.to_string().trim_end().to_string() })?;
+        config
+            .network
+            .validate()
+            .and_then(|()| config.inference.validate())
+            .map_err(|source| ConfigError::Invalid { path: path.to_path_buf(), source })?;
+        Ok(config)
+    }
+}
+
+fn variant_by_name<'de, D: Deserializer<'de>>(deserializer: D) -> Result<VariantId, D::Error> {
+    let name = String::deserialize(deserializer)?;
+    name.parse().map_err(serde::de::Error::custom)
+}
+
+impl std::fmt::Display for NetworkConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}x{} (global pooling every {} blocks over {} channels, policy {}, value {}/{})",
+            self.blocks,
+            self.channels,
+            self.global_pool_every,
+            self.global_pool_channels,
+            self.policy_channels,
+            self.value_channels,
+            self.value_hidden
+        )
+    }
+}

@@ -1,0 +1,183 @@
+//! Where the network runs and in which number format: the CPU by default, a CUDA device when
+//! asked for and present; float32 by default, bfloat16 on the CPU, float16 or bfloat16 on CUDA.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use tch::{Device, Kind};
+
+/// A device as asked for in a config file or on the command line: `cpu`, `cuda`, `cuda:N`.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub enum DeviceChoice {
+    /// The CPU.
+    #[default]
+    Cpu,
+    /// The CUDA device with this index.
+    Cuda(usize),
+}
+
+/// Why a device or precision cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DeviceError {
+    #[error("'{0}' is not a device (expected cpu, cuda or cuda:N)")]
+    UnknownDevice(String),
+    #[error("'{0}' is not a precision (expected f32, bf16 or f16)")]
+    UnknownPrecision(String),
+    #[error("CUDA device {index} was asked for but this machine (or this LibTorch build) has no CUDA device")]
+    NoCuda { index: usize },
+    #[error("CUDA device {index} was asked for but only {count} CUDA device(s) exist")]
+    NoSuchCuda { index: usize, count: usize },
+    #[error("{precision} is not supported on {device}; use f32 or bf16 on the CPU, f32, f16 or bf16 on CUDA")]
+    Unsupported { precision: Precision, device: DeviceChoice },
+}
+
+impl DeviceChoice {
+    /// The tch device, checking that it exists on this machine.
+    pub fn resolve(self) -> Result<Device, DeviceError> {
+        match self {
+            DeviceChoice::Cpu => Ok(Device::Cpu),
+            DeviceChoice::Cuda(index) => {
+                let count = if tch::Cuda::is_available() { tch::Cuda::device_count().max(0) as usize } else { 0 };
+                match count {
+                    0 => Err(DeviceError::NoCuda { index }),
+                    _ if index >= count => Err(DeviceError::NoSuchCuda { index, count }),
+                    _ => Ok(Device::Cuda(index)),
+                }
+            }
+        }
+    }
+}
+
+impl fmt::Display for DeviceChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DeviceChoice::Cpu => f.write_str("cpu"),
+            DeviceChoice::Cuda(i) => write!(f, "cuda:{i}"),
+        }
+    }
+}
+
+impl FromStr for DeviceChoice {
+    type Err = DeviceError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        match text {
+            "cpu" => Ok(DeviceChoice::Cpu),
+            "cuda" => Ok(DeviceChoice::Cuda(0)),
+            _ => text
+                .strip_prefix("cuda:")
+                .and_then(|i| i.parse().ok())
+                .map(DeviceChoice::Cuda)
+                .ok_or_else(|| DeviceError::UnknownDevice(text.to_string())),
+        }
+    }
+}
+
+impl TryFrom<String> for DeviceChoice {
+    type Error = DeviceError;
+
+    fn try_from(text: String) -> Result<Self, Self::Error> {
+        text.parse()
+    }
+}
+
+impl From<DeviceChoice> for String {
+    fn from(d: DeviceChoice) -> String {
+        d.to_string()
+    }
+}
+
+/// The number format of the weights and activations at inference.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Precision {
+    /// 32-bit floats (always available; training uses it).
+    #[default]
+    #[serde(rename = "f32")]
+    F32,
+    /// bfloat16 (CPU and CUDA).
+    #[serde(rename = "bf16")]
+    Bf16,
+    /// float16 (CUDA only).
+    #[serde(rename = "f16")]
+    F16,
+}
+
+impl Precision {
+    /// Every precision.
+    pub const ALL: [Precision; 3] = [Precision::F32, Precision::Bf16, Precision::F16];
+
+    /// The tch element kind.
+    pub fn kind(self) -> Kind {
+        match self {
+            Precision::F32 => Kind::Float,
+            Precision::Bf16 => Kind::BFloat16,
+            Precision::F16 => Kind::Half,
+        }
+    }
+
+    /// The name used in config files and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Precision::F32 => "f32",
+            Precision::Bf16 => "bf16",
+            Precision::F16 => "f16",
+        }
+    }
+
+    /// Checks that this precision is supported for inference on `device`.
+    pub fn check(self, device: Device) -> Result<(), DeviceError> {
+        match (self, device) {
+            (Precision::F16, Device::Cpu) => {
+                Err(DeviceError::Unsupported { precision: self, device: DeviceChoice::Cpu })
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+impl fmt::Display for Precision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Precision {
+    type Err = DeviceError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Precision::ALL
+            .into_iter()
+            .find(|p| p.name() == text)
+            .ok_or_else(|| DeviceError::UnknownPrecision(text.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_parse_and_print() {
+        for text in ["cpu", "cuda:0", "cuda:3"] {
+            assert_eq!(text.parse::<DeviceChoice>().unwrap().to_string(), text);
+        }
+        assert_eq!("cuda".parse::<DeviceChoice>(), Ok(DeviceChoice::Cuda(0)));
+        assert!("gpu".parse::<DeviceChoice>().is_err());
+        assert!("cuda:x".parse::<DeviceChoice>().is_err());
+        for p in Precision::ALL {
+            assert_eq!(p.name().parse::<Precision>(), Ok(p));
+        }
+        assert!(Precision::F16.check(Device::Cpu).is_err());
+        assert!(Precision::Bf16.check(Device::Cpu).is_ok());
+    }
+
+    #[test]
+    fn absent_cuda_is_an_error() {
+        if !tch::Cuda::is_available() {
+            assert_eq!(DeviceChoice::Cuda(0).resolve(), Err(DeviceError::NoCuda { index: 0 }));
+        }
+        assert_eq!(DeviceChoice::Cpu.resolve(), Ok(Device::Cpu));
+    }
+}

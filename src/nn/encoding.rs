@@ -1,0 +1,342 @@
+//! Input planes: a position, with what the network needs of its game history, as a stack of
+//! `size x size` planes seen from the side to move (see [`super::frame`]). The same code serves
+//! every variant; the plane list follows from the variant's data.
+//!
+//! Planes, in order (each `size * size` floats, row-major in the mover's frame):
+//!
+//! | planes | value |
+//! |---|---|
+//! | [`InputPlane::OnBoard`] | 1 everywhere: shows zero-padded convolutions where the board ends |
+//! | [`InputPlane::Piece`], mover then opponent; per piece type in table order, the unpromoted face, then the promoted face if the type promotes | 1 where such a piece stands |
+//! | [`InputPlane::Hand`], mover then opponent, per droppable type (drop variants only) | constant: pieces in hand / the most the hand can hold |
+//! | [`InputPlane::PromotionZone`], mover then opponent | 1 on that side's promotion zone |
+//! | [`InputPlane::Repetition`] for 1, 2, 3 | constant 1 when the position occurred at least that often before (the fourth occurrence ends the game) |
+//! | [`InputPlane::InCheck`] | constant 1 when the mover's royal piece is attacked |
+//! | [`InputPlane::MoverIsWhite`] | constant 1 when White moves (the sides are not symmetric: Black moves first, declaration thresholds differ) |
+//! | [`InputPlane::PlyProgress`] | constant: plies played / ply cap (the cap is scored as a draw) |
+//! | [`InputPlane::LastMoveFrom`], [`InputPlane::LastMoveTo`] for 1 then 2 plies ago | 1 on the origin, resp. destination and middle square, of that move |
+//!
+//! Shogi has 55 planes, Heian dai shogi 61. [`Encoder::hash`] identifies the layout; change
+//! [`ENCODING_VERSION`] when the meaning of a plane changes without its name changing.
+
+use super::fnv::Fnv1a;
+use super::frame::Frame;
+use crate::rules::{Color, Game, Move, PieceType, Position, Variant};
+
+/// Version of the encoding rules, stored in checkpoints next to [`Encoder::hash`].
+pub const ENCODING_VERSION: u32 = 1;
+
+/// Repetition planes: the position occurred at least 1, 2, 3 times before.
+pub const REPETITION_PLANES: u8 = 3;
+
+/// How many recent moves the last-move planes show.
+pub const RECENT_MOVES: usize = 2;
+
+/// A side, relative to the side to move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// The side to move.
+    Mover,
+    /// The side that moves next.
+    Opponent,
+}
+
+impl Side {
+    /// Both sides, the mover first (the order of plane groups).
+    pub const BOTH: [Side; 2] = [Side::Mover, Side::Opponent];
+
+    /// The side of `color`'s pieces when `mover` is to move.
+    #[inline]
+    pub fn of(color: Color, mover: Color) -> Side {
+        if color == mover {
+            Side::Mover
+        } else {
+            Side::Opponent
+        }
+    }
+
+    /// The colour of this side when `mover` is to move.
+    #[inline]
+    pub fn color(self, mover: Color) -> Color {
+        match self {
+            Side::Mover => mover,
+            Side::Opponent => mover.opponent(),
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Side::Mover => "mover",
+            Side::Opponent => "opponent",
+        }
+    }
+}
+
+/// One input plane: what it shows (see the table in the [module documentation](self)).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum InputPlane {
+    /// 1 on every square.
+    OnBoard,
+    /// 1 where a piece of `side` of type `piece` stands, on its promoted face if `promoted`.
+    Piece { side: Side, piece: PieceType, promoted: bool },
+    /// Constant: `side`'s pieces of type `piece` in hand divided by the most a hand can hold.
+    Hand { side: Side, piece: PieceType },
+    /// 1 on the promotion zone of `side` (the ranks nearest its far side).
+    PromotionZone { side: Side },
+    /// Constant 1 when the position occurred at least `times` times before in the game.
+    Repetition { times: u8 },
+    /// Constant 1 when the mover's (single) royal piece is attacked.
+    InCheck,
+    /// Constant 1 when the side to move is White.
+    MoverIsWhite,
+    /// Constant: plies played divided by the game's ply cap, at most 1.
+    PlyProgress,
+    /// 1 on the origin of the move played `plies_ago` plies ago (empty for drops and passes).
+    LastMoveFrom { plies_ago: u8 },
+    /// 1 on the destination of the move played `plies_ago` plies ago, and on the middle square
+    /// of a two-leg move.
+    LastMoveTo { plies_ago: u8 },
+}
+
+impl InputPlane {
+    /// A short stable description (`piece mover +R`), written into the layout hash.
+    pub fn describe(&self, variant: &Variant) -> String {
+        let abbr = |p: PieceType| variant.piece_spec(p).abbr;
+        match *self {
+            InputPlane::OnBoard => "on board".to_string(),
+            InputPlane::Piece { side, piece, promoted } => {
+                format!("piece {} {}{}", side.name(), if promoted { "+" } else { "" }, abbr(piece))
+            }
+            InputPlane::Hand { side, piece } => format!("hand {} {}", side.name(), abbr(piece)),
+            InputPlane::PromotionZone { side } => format!("promotion zone {}", side.name()),
+            InputPlane::Repetition { times } => format!("repetition >= {times}"),
+            InputPlane::InCheck => "in check".to_string(),
+            InputPlane::MoverIsWhite => "mover is white".to_string(),
+            InputPlane::PlyProgress => "ply progress".to_string(),
+            InputPlane::LastMoveFrom { plies_ago } => format!("move {plies_ago} ago from"),
+            InputPlane::LastMoveTo { plies_ago } => format!("move {plies_ago} ago to"),
+        }
+    }
+}
+
+/// What the encoding needs of a game beyond its current position.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameContext {
+    /// How often the current position occurred before ([`Game::repetitions`]).
+    pub repetitions: usize,
+    /// Plies played ([`Game::ply`]).
+    pub ply: usize,
+    /// The game's ply cap.
+    pub ply_cap: u32,
+    /// The last moves, most recent first.
+    pub recent: [Option<Move>; RECENT_MOVES],
+}
+
+impl GameContext {
+    /// The context of a game's current position.
+    pub fn of(game: &Game) -> GameContext {
+        let mut recent = [None; RECENT_MOVES];
+        for (slot, &mv) in recent.iter_mut().zip(game.moves().iter().rev()) {
+            *slot = Some(mv);
+        }
+        GameContext { repetitions: game.repetitions(), ply: game.ply(), ply_cap: game.rules().ply_cap, recent }
+    }
+}
+
+/// Plane index of each group, found once per variant.
+#[derive(Clone, Debug)]
+struct Offsets {
+    /// `[side][2 * type + promoted]`: piece plane, `None` for a face the type does not have.
+    piece: [Vec<Option<usize>>; 2],
+    /// `[side]`: first hand plane (one per entry of [`Variant::hand_types`]).
+    hand: [usize; 2],
+    zone: [usize; 2],
+    repetition: usize,
+    in_check: usize,
+    mover_is_white: usize,
+    ply_progress: usize,
+    /// First last-move plane: from and to for 1 ply ago, then for 2 plies ago.
+    last_move: usize,
+}
+
+/// The plane list as it is built.
+#[derive(Default)]
+struct PlaneList {
+    planes: Vec<InputPlane>,
+}
+
+impl PlaneList {
+    /// Appends a plane and returns its index.
+    fn add(&mut self, plane: InputPlane) -> usize {
+        self.planes.push(plane);
+        self.planes.len() - 1
+    }
+
+    /// Appends planes and returns the index of the first (where it would be if there are none).
+    fn add_all(&mut self, planes: impl IntoIterator<Item = InputPlane>) -> usize {
+        let first = self.planes.len();
+        self.planes.extend(planes);
+        first
+    }
+}
+
+/// Writes the input planes of one variant. Built once, then used for every position.
+#[derive(Clone, Debug)]
+pub struct Encoder {
+    variant: &'static Variant,
+    frame: Frame,
+    planes: Vec<InputPlane>,
+    offsets: Offsets,
+    /// `1 / max_in_hand` per piece type (0 where the type is never in hand).
+    hand_scale: Vec<f32>,
+    hash: u64,
+}
+
+impl Encoder {
+    /// The encoder of `variant`.
+    pub fn new(variant: &'static Variant) -> Encoder {
+        let mut list = PlaneList::default();
+        list.add(InputPlane::OnBoard);
+        let piece = Side::BOTH.map(|side| {
+            (0..variant.kinds())
+                .map(|kind| {
+                    let (piece, promoted) = (PieceType((kind / 2) as u8), kind % 2 == 1);
+                    let exists = !promoted || variant.piece_spec(piece).promotion.is_some();
+                    exists.then(|| list.add(InputPlane::Piece { side, piece, promoted }))
+                })
+                .collect()
+        });
+        let hand = Side::BOTH.map(|side| list.add_all(variant.hand_types.iter().map(|&piece| InputPlane::Hand { side, piece })));
+        let zone = Side::BOTH.map(|side| list.add(InputPlane::PromotionZone { side }));
+        let repetition = list.add_all((1..=REPETITION_PLANES).map(|times| InputPlane::Repetition { times }));
+        let in_check = list.add(InputPlane::InCheck);
+        let mover_is_white = list.add(InputPlane::MoverIsWhite);
+        let ply_progress = list.add(InputPlane::PlyProgress);
+        let last_move = list.add_all((1..=RECENT_MOVES as u8).flat_map(|plies_ago| {
+            [InputPlane::LastMoveFrom { plies_ago }, InputPlane::LastMoveTo { plies_ago }]
+        }));
+        let offsets = Offsets { piece, hand, zone, repetition, in_check, mover_is_white, ply_progress, last_move };
+        let planes = list.planes;
+        let hand_scale = variant.max_in_hand.iter().map(|&m| if m == 0 { 0.0 } else { 1.0 / m as f32 }).collect();
+        let frame = Frame::new(variant);
+        let mut h = Fnv1a::default();
+        h.write_str(&format!("encoding v{ENCODING_VERSION} {} {}x{}", variant.name(), frame.size(), frame.size()));
+        for plane in &planes {
+            h.write_str(&plane.describe(variant));
+        }
+        Encoder { variant, frame, planes, offsets, hand_scale, hash: h.finish() }
+    }
+
+    /// The variant.
+    pub fn variant(&self) -> &'static Variant {
+        self.variant
+    }
+
+    /// The planes in order.
+    pub fn planes(&self) -> &[InputPlane] {
+        &self.planes
+    }
+
+    /// Number of planes.
+    pub fn plane_count(&self) -> usize {
+        self.planes.len()
+    }
+
+    /// Board side length: planes are `size * size`.
+    pub fn board_size(&self) -> usize {
+        self.frame.size()
+    }
+
+    /// Floats per encoded position: planes times squares.
+    pub fn len(&self) -> usize {
+        self.planes.len() * self.frame.squares()
+    }
+
+    /// Always false: every variant has planes. (For the `len` convention.)
+    pub fn is_empty(&self) -> bool {
+        self.planes.is_empty()
+    }
+
+    /// The index of `plane`, if the variant has it.
+    pub fn plane_index(&self, plane: InputPlane) -> Option<usize> {
+        self.planes.iter().position(|&p| p == plane)
+    }
+
+    /// The frame tables (square order of every plane).
+    pub fn frame(&self) -> &Frame {
+        &self.frame
+    }
+
+    /// Identifies the layout: the version, the board and every plane's description.
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Encodes the current position of `game` into `out` (`self.len()` floats).
+    pub fn encode_game(&self, game: &Game, out: &mut [f32]) {
+        self.encode(game.position(), &GameContext::of(game), out);
+    }
+
+    /// Encodes `pos` with its game context into `out`, which must hold exactly `self.len()`
+    /// floats. Allocates nothing.
+    pub fn encode(&self, pos: &Position, ctx: &GameContext, out: &mut [f32]) {
+        assert_eq!(out.len(), self.len(), "encoding buffer of {} floats, expected {}", out.len(), self.len());
+        debug_assert_eq!(pos.variant().id, self.variant.id, "position of another variant");
+        let v = self.variant;
+        let o = &self.offsets;
+        let n = self.frame.size();
+        let area = n * n;
+        let us = pos.side_to_move();
+        let plane = |p: usize| p * area..(p + 1) * area;
+        out.fill(0.0);
+        out[plane(0)].fill(1.0);
+        for &sq in &v.squares {
+            if let Some(p) = pos.piece_at(sq) {
+                let side = Side::of(p.color, us) as usize;
+                if let Some(k) = o.piece[side][2 * p.ptype.index() + p.promoted as usize] {
+                    out[k * area + self.frame.index(us, sq)] = 1.0;
+                }
+            }
+        }
+        for side in Side::BOTH {
+            let color = side.color(us);
+            for (slot, &t) in v.hand_types.iter().enumerate() {
+                let value = pos.hand(color, t) as f32 * self.hand_scale[t.index()];
+                if value != 0.0 {
+                    out[plane(o.hand[side as usize] + slot)].fill(value);
+                }
+            }
+        }
+        let zone = v.spec.zone_depth.min(n) * n;
+        out[o.zone[Side::Mover as usize] * area..][..zone].fill(1.0);
+        out[o.zone[Side::Opponent as usize] * area + area - zone..][..zone].fill(1.0);
+        for times in 0..ctx.repetitions.min(REPETITION_PLANES as usize) {
+            out[plane(o.repetition + times)].fill(1.0);
+        }
+        if pos.in_check(us) {
+            out[plane(o.in_check)].fill(1.0);
+        }
+        if us == Color::White {
+            out[plane(o.mover_is_white)].fill(1.0);
+        }
+        let progress = if ctx.ply_cap == 0 { 1.0 } else { (ctx.ply as f32 / ctx.ply_cap as f32).min(1.0) };
+        out[plane(o.ply_progress)].fill(progress);
+        for (ago, mv) in ctx.recent.iter().enumerate() {
+            let (from, to) = (o.last_move + 2 * ago, o.last_move + 2 * ago + 1);
+            let mut mark = |p: usize, sq| out[p * area + self.frame.index(us, sq)] = 1.0;
+            match *mv {
+                Some(Move::Normal { from: f, to: t, .. }) => {
+                    mark(from, f);
+                    mark(to, t);
+                }
+                Some(Move::TwoLeg { from: f, mid, to: t, .. }) => {
+                    mark(from, f);
+                    mark(to, mid);
+                    mark(to, t);
+                }
+                Some(Move::Drop { to: t, .. }) => mark(to, t),
+                Some(Move::Pass | Move::Declare) | None => {}
+            }
+        }
+    }
+}

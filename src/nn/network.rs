@@ -1,0 +1,422 @@
+//! The policy/value network: a residual tower (tch) with KataGo-style global pooling in some
+//! blocks, a convolutional policy head over the [`PolicyMap`] planes (plus a small linear head
+//! for the indices outside the planes: pass, declaration), and a value head with win/draw/loss
+//! logits and a moves-left estimate.
+//!
+//! Shapes: input `[B, planes, n, n]` as written by [`Encoder`]; policy logits `[B, policy map
+//! size]`; WDL logits `[B, 3]` (from the side to move's view: win, draw, loss); moves left
+//! `[B]` in plies, `MOVES_LEFT_SCALE * softplus(z)`.
+
+use serde::{Deserialize, Serialize};
+use tch::nn::{self, ModuleT};
+use tch::{Device, Kind, Tensor};
+
+use super::config::{InvalidField, NetworkConfig, RunConfig};
+use super::device::{DeviceError, Precision};
+use super::encoding::{Encoder, ENCODING_VERSION};
+use super::policy_map::PolicyMap;
+use crate::rules::VariantId;
+
+/// The moves-left head predicts plies in units of this many plies.
+pub const MOVES_LEFT_SCALE: f64 = 100.0;
+
+/// What the network's inputs and outputs mean, fixed by the variant's [`Encoder`] and
+/// [`PolicyMap`]. Stored in checkpoints; a network only fits data of the same layout.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IoLayout {
+    /// The variant name.
+    pub variant: String,
+    /// Board side length.
+    pub board_size: usize,
+    /// [`ENCODING_VERSION`].
+    pub encoding_version: u32,
+    /// Input planes.
+    pub input_planes: usize,
+    /// [`Encoder::hash`], 16 hex digits.
+    pub encoding_hash: String,
+    /// Policy planes (each `board_size` squared).
+    pub policy_planes: usize,
+    /// Policy size: planes times squares plus the extra indices.
+    pub policy_size: usize,
+    /// [`PolicyMap::hash`], 16 hex digits.
+    pub policy_hash: String,
+}
+
+impl IoLayout {
+    /// The layout of `variant`.
+    pub fn of(variant: VariantId) -> IoLayout {
+        let v = variant.variant();
+        let (encoder, map) = (Encoder::new(v), PolicyMap::new(v));
+        IoLayout {
+            variant: variant.name().to_string(),
+            board_size: encoder.board_size(),
+            encoding_version: ENCODING_VERSION,
+            input_planes: encoder.plane_count(),
+            encoding_hash: format!("{:016x}", encoder.hash()),
+            policy_planes: map.planes().len(),
+            policy_size: map.len(),
+            policy_hash: format!("{:016x}", map.hash()),
+        }
+    }
+
+    fn area(&self) -> i64 {
+        (self.board_size * self.board_size) as i64
+    }
+
+    fn policy_extras(&self) -> i64 {
+        self.policy_size as i64 - self.policy_planes as i64 * self.area()
+    }
+}
+
+impl std::fmt::Display for IoLayout {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}, encoding v{} {}, policy map of {} {}",
+            self.variant, self.encoding_version, self.encoding_hash, self.policy_size, self.policy_hash
+        )
+    }
+}
+
+/// Why a network could not be built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NetworkError {
+    #[error("invalid network shape: {0}")]
+    Config(#[from] InvalidField),
+    #[error(transparent)]
+    Device(#[from] DeviceError),
+}
+
+/// The raw outputs of a forward pass, on the network's device and in its precision.
+#[derive(Debug)]
+pub struct NetworkOutput {
+    /// `[B, policy size]` logits.
+    pub policy: Tensor,
+    /// `[B, 3]` win/draw/loss logits for the side to move.
+    pub wdl: Tensor,
+    /// `[B]` estimated plies left.
+    pub moves_left: Tensor,
+}
+
+/// Convolution without bias followed by batch normalisation.
+#[derive(Debug)]
+struct ConvBn {
+    conv: nn::Conv2D,
+    bn: nn::BatchNorm,
+}
+
+impl ConvBn {
+    fn new(p: nn::Path, cin: i64, cout: i64, k: i64) -> ConvBn {
+        let config = nn::ConvConfig { padding: k / 2, bias: false, ..Default::default() };
+        ConvBn { conv: nn::conv2d(&p / "conv", cin, cout, k, config), bn: nn::batch_norm2d(&p / "bn", cout, Default::default()) }
+    }
+
+    fn forward(&self, x: &Tensor, train: bool) -> Tensor {
+        self.bn.forward_t(&x.apply(&self.conv), train)
+    }
+}
+
+/// Mean and maximum over the board of every channel: `[B, C, n, n]` to `[B, 2C]`.
+fn global_pool(x: &Tensor) -> Tensor {
+    Tensor::cat(&[x.mean_dim([2i64, 3].as_slice(), false, None), x.amax([2i64, 3].as_slice(), false)], 1)
+}
+
+/// Adds `bias` (`[B, C]`) to every square of `x` (`[B, C, n, n]`).
+fn add_channel_bias(x: &Tensor, bias: &Tensor) -> Tensor {
+    x + bias.unsqueeze(-1).unsqueeze(-1)
+}
+
+/// KataGo's global pooling branch: some channels, normalised and pooled, become a per-channel
+/// bias of the others.
+#[derive(Debug)]
+struct PoolBias {
+    gather: ConvBn,
+    to_bias: nn::Linear,
+}
+
+impl PoolBias {
+    fn new(p: nn::Path, cin: i64, pooled: i64, cout: i64) -> PoolBias {
+        PoolBias { gather: ConvBn::new(&p / "gather", cin, pooled, 1), to_bias: nn::linear(&p / "bias", 2 * pooled, cout, Default::default()) }
+    }
+
+    /// The pooled features `[B, 2 * pooled]`.
+    fn pooled(&self, x: &Tensor, train: bool) -> Tensor {
+        global_pool(&self.gather.forward(x, train).relu())
+    }
+}
+
+/// A residual block: two 3x3 convolutions, the first one's output biased by a global pooling
+/// branch in pooling blocks.
+#[derive(Debug)]
+struct Block {
+    first: ConvBn,
+    pool: Option<PoolBias>,
+    second: ConvBn,
+}
+
+impl Block {
+    fn new(p: nn::Path, channels: i64, pooled: Option<i64>) -> Block {
+        let mid = channels - pooled.unwrap_or(0);
+        let first = ConvBn::new(&p / "first", channels, mid, 3);
+        let pool = pooled.map(|g| PoolBias::new(&p / "pool", channels, g, mid));
+        Block { first, pool, second: ConvBn::new(&p / "second", mid, channels, 3) }
+    }
+
+    fn forward(&self, x: &Tensor, train: bool) -> Tensor {
+        let mut y = self.first.forward(x, train);
+        if let Some(pool) = &self.pool {
+            y = add_channel_bias(&y, &pool.pooled(x, train).apply(&pool.to_bias));
+        }
+        (self.second.forward(&y.relu(), train) + x).relu()
+    }
+}
+
+/// Policy head: a 1x1 convolution biased by globally pooled features, then a 1x1 convolution
+/// to the policy planes; the extra indices come from the pooled features.
+#[derive(Debug)]
+struct PolicyHead {
+    hidden: nn::Conv2D,
+    pool: PoolBias,
+    bn: nn::BatchNorm,
+    planes: nn::Conv2D,
+    extras: Option<nn::Linear>,
+}
+
+/// Value head: 1x1 convolution, global pooling, a hidden layer, then WDL and moves left.
+#[derive(Debug)]
+struct ValueHead {
+    conv: ConvBn,
+    hidden: nn::Linear,
+    wdl: nn::Linear,
+    moves_left: nn::Linear,
+}
+
+/// A policy/value network with its variables.
+#[derive(Debug)]
+pub struct Network {
+    vs: nn::VarStore,
+    variant: VariantId,
+    layout: IoLayout,
+    config: NetworkConfig,
+    precision: Precision,
+    stem: ConvBn,
+    blocks: Vec<Block>,
+    policy: PolicyHead,
+    value: ValueHead,
+}
+
+impl Network {
+    /// A freshly initialised network for `variant` of shape `config`, on `device`, in float32.
+    /// Call [`Network::set_precision`] for reduced-precision inference.
+    pub fn new(variant: VariantId, config: &NetworkConfig, device: Device) -> Result<Network, NetworkError> {
+        config.validate()?;
+        let layout = IoLayout::of(variant);
+        let vs = nn::VarStore::new(device);
+        let root = vs.root();
+        let c = config.channels as i64;
+        let g = config.global_pool_channels as i64;
+        let stem = ConvBn::new(&root / "stem", layout.input_planes as i64, c, 3);
+        let blocks = (0..config.blocks)
+            .map(|i| Block::new(&root / "blocks" / i, c, config.pools(i).then_some(g)))
+            .collect();
+        let p = &root / "policy";
+        let pc = config.policy_channels as i64;
+        let extras = layout.policy_extras();
+        let policy = PolicyHead {
+            hidden: nn::conv2d(&p / "hidden", c, pc, 1, nn::ConvConfig { bias: false, ..Default::default() }),
+            pool: PoolBias::new(&p / "pool", c, g, pc),
+            bn: nn::batch_norm2d(&p / "bn", pc, Default::default()),
+            planes: nn::conv2d(&p / "planes", pc, layout.policy_planes as i64, 1, Default::default()),
+            extras: (extras > 0).then(|| nn::linear(&p / "extras", 2 * g, extras, Default::default())),
+        };
+        let v = &root / "value";
+        let vc = config.value_channels as i64;
+        let hidden = config.value_hidden as i64;
+        let value = ValueHead {
+            conv: ConvBn::new(&v / "conv", c, vc, 1),
+            hidden: nn::linear(&v / "hidden", 2 * vc, hidden, Default::default()),
+            wdl: nn::linear(&v / "wdl", hidden, 3, Default::default()),
+            moves_left: nn::linear(&v / "moves_left", hidden, 1, Default::default()),
+        };
+        Ok(Network { vs, variant, layout, config: *config, precision: Precision::F32, stem, blocks, policy, value })
+    }
+
+    /// A freshly initialised network as a run configuration describes it: variant, shape,
+    /// device (an error if it is absent) and precision.
+    pub fn from_config(config: &RunConfig) -> Result<Network, NetworkError> {
+        let device = config.inference.device.resolve()?;
+        let mut network = Network::new(config.variant, &config.network, device)?;
+        network.set_precision(config.inference.precision)?;
+        Ok(network)
+    }
+
+    /// Converts the weights to `precision` for inference, checking that the device supports it.
+    pub fn set_precision(&mut self, precision: Precision) -> Result<(), DeviceError> {
+        precision.check(self.device())?;
+        match precision {
+            Precision::F32 => self.vs.float(),
+            Precision::Bf16 => self.vs.bfloat16(),
+            Precision::F16 => self.vs.half(),
+        }
+        self.precision = precision;
+        Ok(())
+    }
+
+    /// The variant.
+    pub fn variant(&self) -> VariantId {
+        self.variant
+    }
+
+    /// What the inputs and outputs mean.
+    pub fn layout(&self) -> &IoLayout {
+        &self.layout
+    }
+
+    /// The shape.
+    pub fn config(&self) -> &NetworkConfig {
+        &self.config
+    }
+
+    /// The device the weights live on.
+    pub fn device(&self) -> Device {
+        self.vs.device()
+    }
+
+    /// The number format of the weights.
+    pub fn precision(&self) -> Precision {
+        self.precision
+    }
+
+    /// The variables (weights and normalisation statistics).
+    pub fn var_store(&self) -> &nn::VarStore {
+        &self.vs
+    }
+
+    /// Floats of one encoded position.
+    pub fn input_len(&self) -> usize {
+        self.layout.input_planes * self.layout.board_size * self.layout.board_size
+    }
+
+    /// A forward pass. `input` is `[B, planes, n, n]` of any float kind on any device; it is
+    /// moved to the network's device and precision. `train` selects batch statistics in the
+    /// normalisation layers (training) over the running ones (inference).
+    pub fn forward(&self, input: &Tensor, train: bool) -> NetworkOutput {
+        let x = input.to_device(self.device()).to_kind(self.precision.kind());
+        let mut x = self.stem.forward(&x, train).relu();
+        for block in &self.blocks {
+            x = block.forward(&x, train);
+        }
+        let batch = x.size()[0];
+        let p = &self.policy;
+        let pooled = p.pool.pooled(&x, train);
+        let hidden = add_channel_bias(&x.apply(&p.hidden), &pooled.apply(&p.pool.to_bias));
+        let planes = p.bn.forward_t(&hidden, train).relu().apply(&p.planes).reshape([batch, -1]);
+        let policy = match &p.extras {
+            Some(extras) => Tensor::cat(&[planes, pooled.apply(extras)], 1),
+            None => planes,
+        };
+        let v = &self.value;
+        let h = global_pool(&v.conv.forward(&x, train).relu()).apply(&v.hidden).relu();
+        let moves_left = h.apply(&v.moves_left).softplus().squeeze_dim(-1) * MOVES_LEFT_SCALE;
+        NetworkOutput { policy, wdl: h.apply(&v.wdl), moves_left }
+    }
+
+    /// An inference pass (no gradients, running statistics) over positions encoded one after
+    /// another in `planes`, where `legal[i]` holds the policy indices of position `i`'s legal
+    /// moves. Only the logits of those moves leave the network's device; the results go into
+    /// the reused buffers of `out`.
+    pub fn infer_into<L: AsRef<[u32]>>(&self, planes: &[f32], legal: &[L], out: &mut Inference) {
+        let layout = &self.layout;
+        let batch = legal.len();
+        assert_eq!(planes.len(), batch * self.input_len(), "input of {} floats for {batch} positions", planes.len());
+        out.indices.clear();
+        out.offsets.clear();
+        out.offsets.push(0);
+        for (i, moves) in legal.iter().enumerate() {
+            let base = (i * layout.policy_size) as i64;
+            for &k in moves.as_ref() {
+                assert!((k as usize) < layout.policy_size, "policy index {k} past the end ({})", layout.policy_size);
+                out.indices.push(base + k as i64);
+            }
+            out.offsets.push(out.indices.len());
+        }
+        let n = layout.board_size as i64;
+        let _guard = tch::no_grad_guard();
+        let input = Tensor::from_slice(planes).view([batch as i64, layout.input_planes as i64, n, n]);
+        let output = self.forward(&input, false);
+        let index = Tensor::from_slice(&out.indices).to_device(self.device());
+        copy_out(&output.policy.reshape([-1]).index_select(0, &index), out.indices.len(), &mut out.logits);
+        copy_out(&output.wdl.softmax(-1, Kind::Float), batch * 3, &mut out.wdl);
+        copy_out(&output.moves_left, batch, &mut out.moves_left);
+    }
+}
+
+/// Copies `numel` values of `t` into `out` as float32 on the CPU.
+fn copy_out(t: &Tensor, numel: usize, out: &mut Vec<f32>) {
+    out.resize(numel, 0.0);
+    t.to_device(Device::Cpu).to_kind(Kind::Float).contiguous().copy_data(out, numel);
+}
+
+/// The evaluation of one position: priors over its legal moves and the value.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Evaluation {
+    /// Probabilities of the legal moves, in the order their indices were given (they sum to 1).
+    pub priors: Vec<f32>,
+    /// Win, draw, loss probabilities for the side to move.
+    pub wdl: [f32; 3],
+    /// Estimated plies left in the game.
+    pub moves_left: f32,
+}
+
+/// The float32 outputs of an inference pass, in buffers reused from pass to pass.
+#[derive(Clone, Debug, Default)]
+pub struct Inference {
+    /// Flat indices (position times policy size plus move index) of the legal moves.
+    indices: Vec<i64>,
+    /// Position `i`'s legal moves are `offsets[i]..offsets[i + 1]` of `indices` and `logits`.
+    offsets: Vec<usize>,
+    /// The policy logits of the legal moves.
+    logits: Vec<f32>,
+    /// `[batch][3]` probabilities.
+    wdl: Vec<f32>,
+    /// `[batch]` plies.
+    moves_left: Vec<f32>,
+}
+
+impl Inference {
+    /// Positions in the last pass.
+    pub fn batch(&self) -> usize {
+        self.moves_left.len()
+    }
+
+    /// The policy logits of position `i`'s legal moves, in the order their indices were given.
+    pub fn legal_logits(&self, i: usize) -> &[f32] {
+        &self.logits[self.offsets[i]..self.offsets[i + 1]]
+    }
+
+    /// Writes the evaluation of position `i` into `out`: a softmax of its legal moves' logits,
+    /// and the value.
+    pub fn evaluation_into(&self, i: usize, out: &mut Evaluation) {
+        out.priors.clear();
+        out.priors.extend_from_slice(self.legal_logits(i));
+        let max = out.priors.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        let mut sum = 0.0;
+        for p in &mut out.priors {
+            *p = (*p - max).exp();
+            sum += *p;
+        }
+        for p in &mut out.priors {
+            *p /= sum;
+        }
+        out.wdl.copy_from_slice(&self.wdl[3 * i..3 * i + 3]);
+        out.moves_left = self.moves_left[i];
+    }
+
+    /// The evaluation of position `i`.
+    pub fn evaluation(&self, i: usize) -> Evaluation {
+        let mut out = Evaluation::default();
+        self.evaluation_into(i, &mut out);
+        out
+    }
+}

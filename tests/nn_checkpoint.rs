@@ -1,0 +1,214 @@
+//! Checkpoints: save then load gives a network with identical outputs; `latest` follows the
+//! newest save; and each kind of bad checkpoint gives its own error, never a panic.
+
+mod common;
+mod nn_support;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use nn_support::{encode_batch, sample_games, tiny_config, Scratch};
+use shogi_zero::nn::checkpoint::{self, LATEST};
+use shogi_zero::nn::{CheckpointError, Network, NetworkConfig};
+use shogi_zero::rules::VariantId;
+use tch::{Device, Tensor};
+
+const SHOGI: VariantId = VariantId::Shogi;
+
+/// Outputs of `net` on a few real shogi positions: every policy logit, WDL logits, moves left.
+fn outputs(net: &Network) -> Vec<f32> {
+    let batch = encode_batch(&sample_games(SHOGI, 6, 4));
+    let input = Tensor::from_slice(&batch.planes).view([6, net.layout().input_planes as i64, 9, 9]);
+    let out = tch::no_grad(|| net.forward(&input, false));
+    let flat = Tensor::cat(&[out.policy.reshape([-1]), out.wdl.reshape([-1]), out.moves_left], 0);
+    Vec::<f32>::try_from(&flat).unwrap()
+}
+
+/// A saved checkpoint: the network, its run folder and metadata file, and the scratch folder
+/// holding them.
+struct Saved {
+    net: Network,
+    dir: PathBuf,
+    metadata: PathBuf,
+    _scratch: Scratch,
+}
+
+/// A tiny shogi network with trained-looking (random, non-default) normalisation statistics,
+/// saved at step 12 in a fresh run folder.
+fn saved(name: &str) -> Saved {
+    tch::manual_seed(5);
+    let net = Network::new(SHOGI, &tiny_config(), Device::Cpu).unwrap();
+    tch::no_grad(|| {
+        for (name, mut t) in net.var_store().variables() {
+            if name.ends_with("running_var") {
+                t.copy_(&(t.rand_like() + 0.5));
+            } else if name.ends_with("running_mean") {
+                t.copy_(&t.randn_like());
+            }
+        }
+    });
+    let scratch = Scratch::new(name);
+    let dir = checkpoint::run_dir(&scratch.0, SHOGI, "test-run").unwrap();
+    let metadata = checkpoint::save(&net, &dir, 12).unwrap();
+    Saved { net, dir, metadata, _scratch: scratch }
+}
+
+#[test]
+fn save_then_load_gives_identical_outputs() {
+    let ckpt = saved("round-trip");
+    let net = &ckpt.net;
+    let dir = &ckpt.dir;
+    let metadata_path = &ckpt.metadata;
+    assert_eq!(*metadata_path, dir.join("step-0000000012.json"));
+    assert!(dir.ends_with("shogi/test-run"));
+    let (loaded, metadata) = checkpoint::load(dir, SHOGI, Some(&tiny_config()), Device::Cpu).unwrap();
+    assert_eq!(metadata.step, 12);
+    assert_eq!(metadata.network, tiny_config());
+    assert_eq!(&metadata.layout, net.layout());
+    assert_eq!(outputs(&loaded), outputs(net), "loaded network computes the same");
+    // Without an expected shape the metadata's is used.
+    let (loaded, _) = checkpoint::load(metadata_path, SHOGI, None, Device::Cpu).unwrap();
+    assert_eq!(outputs(&loaded), outputs(net));
+    let names: Vec<String> = fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert!(names.iter().all(|n| !n.starts_with('.')), "no temporary file left behind: {names:?}");
+}
+
+#[test]
+fn latest_follows_the_newest_save() {
+    let ckpt = saved("latest");
+    let net = &ckpt.net;
+    let dir = &ckpt.dir;
+    checkpoint::save(net, dir, 40).unwrap();
+    assert_eq!(fs::read_to_string(dir.join(LATEST)).unwrap().trim(), "step-0000000040.json");
+    let (_, metadata) = checkpoint::load(dir, SHOGI, None, Device::Cpu).unwrap();
+    assert_eq!(metadata.step, 40);
+    let (_, metadata) = checkpoint::load(&dir.join("step-0000000012.json"), SHOGI, None, Device::Cpu).unwrap();
+    assert_eq!(metadata.step, 12);
+}
+
+fn load(path: &Path) -> CheckpointError {
+    checkpoint::load(path, SHOGI, Some(&tiny_config()), Device::Cpu).map(|_| ()).expect_err("the load fails")
+}
+
+/// Rewrites the metadata file with `edit` applied to its JSON text.
+fn edit_metadata(path: &Path, from: &str, to: &str) {
+    let text = fs::read_to_string(path).unwrap();
+    assert!(text.contains(from), "metadata contains {from}");
+    fs::write(path, text.replacen(from, to, 1)).unwrap();
+}
+
+#[test]
+fn a_checkpoint_of_another_variant_is_refused() {
+    let ckpt = saved("wrong-variant");
+    let dir = &ckpt.dir;
+    let error = checkpoint::load(dir, VariantId::HeianDaiShogi, None, Device::Cpu).map(|_| ()).unwrap_err();
+    assert!(matches!(error, CheckpointError::WrongVariant { .. }), "{error}");
+    assert!(error.to_string().contains("is for shogi, not heian-dai-shogi"), "{error}");
+}
+
+#[test]
+fn a_changed_encoding_is_refused() {
+    let ckpt = saved("encoding");
+    let net = &ckpt.net;
+    let metadata = &ckpt.metadata;
+    edit_metadata(metadata, &format!("\"encoding_hash\": \"{}\"", net.layout().encoding_hash), "\"encoding_hash\": \"0000000000000000\"");
+    let error = load(metadata);
+    assert!(matches!(error, CheckpointError::EncodingChanged { .. }), "{error}");
+
+    let ckpt = saved("encoding-version");
+    let metadata = &ckpt.metadata;
+    edit_metadata(metadata, "\"encoding_version\": 1", "\"encoding_version\": 0");
+    assert!(matches!(load(metadata), CheckpointError::EncodingChanged { .. }));
+
+    let ckpt = saved("policy-map");
+    let net = &ckpt.net;
+    let metadata = &ckpt.metadata;
+    edit_metadata(metadata, &format!("\"policy_hash\": \"{}\"", net.layout().policy_hash), "\"policy_hash\": \"0000000000000001\"");
+    let error = load(metadata);
+    assert!(matches!(error, CheckpointError::PolicyMapChanged { .. }), "{error}");
+}
+
+#[test]
+fn a_network_of_another_shape_is_refused() {
+    let ckpt = saved("shape");
+    let dir = &ckpt.dir;
+    let other = NetworkConfig::scaled(3, 16);
+    let error = checkpoint::load(dir, SHOGI, Some(&other), Device::Cpu).map(|_| ()).unwrap_err();
+    assert!(matches!(error, CheckpointError::WrongShape { .. }), "{error}");
+    assert!(error.to_string().contains("2x16") && error.to_string().contains("3x16"), "{error}");
+}
+
+/// The weights file of the checkpoint whose metadata is at `metadata`.
+fn weights(metadata: &Path) -> PathBuf {
+    metadata.with_extension("safetensors")
+}
+
+#[test]
+fn truncated_weights_are_refused() {
+    let ckpt = saved("truncated");
+    let metadata = &ckpt.metadata;
+    let bytes = fs::read(weights(metadata)).unwrap();
+    fs::write(weights(metadata), &bytes[..bytes.len() / 2]).unwrap();
+    let error = load(metadata);
+    assert!(matches!(error, CheckpointError::Truncated { .. }), "{error}");
+}
+
+#[test]
+fn corrupted_weights_are_refused() {
+    for (name, offset) in [("corrupt-header", 20), ("corrupt-data", usize::MAX)] {
+        let ckpt = saved(name);
+        let metadata = &ckpt.metadata;
+        let mut bytes = fs::read(weights(metadata)).unwrap();
+        let at = offset.min(bytes.len() - 3);
+        bytes[at] ^= 0x5a;
+        fs::write(weights(metadata), &bytes).unwrap();
+        let error = load(metadata);
+        assert!(matches!(error, CheckpointError::CorruptWeights { .. }), "{name}: {error}");
+    }
+    // A file whose checksum was recomputed, so only the format check can catch it.
+    let ckpt = saved("corrupt-recomputed");
+    let metadata = &ckpt.metadata;
+    let garbage = vec![7u8; 1000];
+    fs::write(weights(metadata), &garbage).unwrap();
+    let text = fs::read_to_string(metadata).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    json["weights_bytes"] = 1000.into();
+    json["weights_fnv1a64"] = format!("{:016x}", shogi_zero::nn::fnv::hash(&garbage)).into();
+    fs::write(metadata, json.to_string()).unwrap();
+    let error = load(metadata);
+    assert!(matches!(error, CheckpointError::CorruptWeights { .. }), "{error}");
+}
+
+#[test]
+fn missing_or_corrupted_metadata_is_refused() {
+    let ckpt = saved("metadata");
+    let dir = &ckpt.dir;
+    let metadata = &ckpt.metadata;
+    fs::write(metadata, "{\"format\": 1, \"layout\":").unwrap();
+    let error = load(dir);
+    assert!(matches!(error, CheckpointError::CorruptMetadata { .. }), "{error}");
+    fs::remove_file(metadata).unwrap();
+    let error = load(dir);
+    assert!(matches!(error, CheckpointError::MissingMetadata { .. }), "{error}");
+    let empty = Scratch::new("empty-run");
+    assert!(matches!(load(&empty.0), CheckpointError::MissingMetadata { .. }));
+    assert!(matches!(load(&empty.0.join("nothing.json")), CheckpointError::MissingMetadata { .. }));
+
+    let ckpt = saved("missing-weights");
+    let metadata = &ckpt.metadata;
+    fs::remove_file(weights(metadata)).unwrap();
+    assert!(matches!(load(metadata), CheckpointError::MissingWeights { .. }));
+
+    let ckpt = saved("unknown-field");
+    let metadata = &ckpt.metadata;
+    edit_metadata(metadata, "\"step\": 12", "\"step\": 12, \"steps\": 3");
+    let error = load(metadata);
+    assert!(matches!(&error, CheckpointError::CorruptMetadata { message, .. } if message.contains("steps")), "{error}");
+}
+
+#[test]
+fn run_names_cannot_leave_the_models_folder() {
+    for bad in ["", "..", "../x", "a/b", ".hidden"] {
+        assert!(matches!(checkpoint::run_dir(Path::new("models"), SHOGI, bad), Err(CheckpointError::InvalidRunName(_))), "'{bad}'");
+    }
+}

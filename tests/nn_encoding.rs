@@ -1,0 +1,208 @@
+//! Input encoding: the plane list follows the variant data, the piece and hand planes give the
+//! position back, and the plane contents of hand-built positions are what the documentation
+//! says, from the side to move's view.
+
+mod common;
+mod nn_support;
+
+use std::collections::BTreeSet;
+
+use nn_support::{game_from, new_game, sample_games};
+use shogi_zero::nn::encoding::REPETITION_PLANES;
+use shogi_zero::nn::{Encoder, GameContext, InputPlane, Side};
+use shogi_zero::rules::{Color, Game, Piece, PieceType, Position, Square, VariantId};
+
+const START: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+
+fn encode(encoder: &Encoder, game: &Game) -> Vec<f32> {
+    let mut out = vec![f32::NAN; encoder.len()];
+    encoder.encode_game(game, &mut out);
+    out
+}
+
+/// The values of plane `plane`.
+fn plane<'a>(encoder: &Encoder, planes: &'a [f32], plane: InputPlane) -> &'a [f32] {
+    let area = encoder.board_size() * encoder.board_size();
+    let i = encoder.plane_index(plane).unwrap_or_else(|| panic!("no plane {plane:?}"));
+    &planes[i * area..(i + 1) * area]
+}
+
+fn constant(values: &[f32]) -> Option<f32> {
+    values.iter().all(|&v| v == values[0]).then_some(values[0])
+}
+
+/// Pieces (square, owner, type, promoted) and hands (owner, type, count), sorted.
+type Contents = (BTreeSet<(Square, Color, u8, bool)>, Vec<(Color, PieceType, u8)>);
+
+/// The pieces and hands the piece and hand planes show, in board terms.
+fn decode(encoder: &Encoder, planes: &[f32], mover: Color) -> Contents {
+    let v = encoder.variant();
+    let area = encoder.board_size() * encoder.board_size();
+    let mut pieces = BTreeSet::new();
+    let mut hands = Vec::new();
+    for (i, p) in encoder.planes().iter().enumerate() {
+        let values = &planes[i * area..(i + 1) * area];
+        match *p {
+            InputPlane::Piece { side, piece, promoted } => {
+                for (sq, &value) in values.iter().enumerate() {
+                    assert!(value == 0.0 || value == 1.0, "piece plane value {value}");
+                    if value == 1.0 {
+                        pieces.insert((encoder.frame().square(mover, sq), side.color(mover), piece.0, promoted));
+                    }
+                }
+            }
+            InputPlane::Hand { side, piece } => {
+                let value = constant(values).expect("hand planes are constant");
+                let count = (value * v.max_in_hand[piece.index()] as f32).round() as u8;
+                if count > 0 {
+                    hands.push((side.color(mover), piece, count));
+                }
+            }
+            _ => {}
+        }
+    }
+    hands.sort();
+    (pieces, hands)
+}
+
+fn contents(pos: &Position) -> Contents {
+    let v = pos.variant();
+    let pieces = pos.pieces().map(|(sq, p): (Square, Piece)| (sq, p.color, p.ptype.0, p.promoted)).collect();
+    let mut hands: Vec<_> = Color::ALL
+        .into_iter()
+        .flat_map(|c| v.hand_types.iter().map(move |&t| (c, t, pos.hand(c, t))))
+        .filter(|&(_, _, n)| n > 0)
+        .collect();
+    hands.sort();
+    (pieces, hands)
+}
+
+#[test]
+fn the_plane_list_follows_the_variant_data() {
+    let shogi = Encoder::new(VariantId::Shogi.variant());
+    assert_eq!(shogi.plane_count(), 55);
+    assert_eq!(Encoder::new(VariantId::HeianDaiShogi.variant()).plane_count(), 61);
+    let mut hashes = BTreeSet::new();
+    for id in VariantId::ALL {
+        let v = id.variant();
+        let encoder = Encoder::new(v);
+        let faces: usize = v.spec.pieces.iter().map(|p| 1 + p.promotion.is_some() as usize).sum();
+        let context_planes = 1 + 2 + REPETITION_PLANES as usize + 3 + 4;
+        assert_eq!(encoder.plane_count(), 2 * faces + 2 * v.hand_types.len() + context_planes, "{id}");
+        assert_eq!(encoder.len(), encoder.plane_count() * v.geometry.size * v.geometry.size);
+        let distinct: BTreeSet<String> = encoder.planes().iter().map(|p| p.describe(v)).collect();
+        assert_eq!(distinct.len(), encoder.plane_count(), "{id}: two planes with one description");
+        assert_eq!(encoder.hash(), Encoder::new(v).hash(), "{id}: the hash is stable");
+        assert!(hashes.insert(encoder.hash()), "{id}: hash shared with another variant");
+    }
+}
+
+#[test]
+fn piece_and_hand_planes_give_the_position_back() {
+    for id in VariantId::ALL {
+        let encoder = Encoder::new(id.variant());
+        let count = if id.variant().geometry.size <= 13 { 40 } else { 12 };
+        for game in sample_games(id, count, 5) {
+            let pos = game.position();
+            let planes = encode(&encoder, &game);
+            assert!(planes.iter().all(|v| v.is_finite() && (0.0..=1.0).contains(v)), "{pos}: values in [0, 1]");
+            assert_eq!(decode(&encoder, &planes, pos.side_to_move()), contents(pos), "{pos}");
+        }
+    }
+}
+
+#[test]
+fn a_position_and_its_flip_encode_alike_but_for_the_colour_plane() {
+    for id in VariantId::ALL {
+        let encoder = Encoder::new(id.variant());
+        let white_plane = encoder.plane_index(InputPlane::MoverIsWhite).unwrap();
+        let area = encoder.board_size() * encoder.board_size();
+        for game in sample_games(id, 10, 9) {
+            let pos = game.position();
+            let (mut a, mut b) = (vec![0.0; encoder.len()], vec![0.0; encoder.len()]);
+            let ctx = GameContext { ply: 7, ply_cap: 100, ..GameContext::default() };
+            encoder.encode(pos, &ctx, &mut a);
+            encoder.encode(&pos.flipped(), &ctx, &mut b);
+            let differing: BTreeSet<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).map(|i| i / area).collect();
+            assert_eq!(differing, BTreeSet::from([white_plane]), "{pos}");
+        }
+    }
+}
+
+#[test]
+fn white_sees_the_board_turned_round_with_the_last_move() {
+    let encoder = Encoder::new(VariantId::Shogi.variant());
+    let mut game = game_from(VariantId::Shogi, START);
+    game.play_text("7g7f").unwrap();
+    let planes = encode(&encoder, &game);
+    let pawn = PieceType(7);
+    let mine = plane(&encoder, &planes, InputPlane::Piece { side: Side::Mover, piece: pawn, promoted: false });
+    let theirs = plane(&encoder, &planes, InputPlane::Piece { side: Side::Opponent, piece: pawn, promoted: false });
+    // White's pawns on rank c stand on row 6 of White's frame; Black's on row 2, but the one on
+    // 7f, which is on row 3, column 6 (file 7 is White's seventh column from the right).
+    assert_eq!(&mine[54..63], &[1.0; 9]);
+    assert_eq!(theirs.iter().sum::<f32>(), 9.0);
+    assert_eq!(theirs[3 * 9 + 6], 1.0);
+    assert_eq!(theirs[2 * 9 + 6], 0.0);
+    let from = plane(&encoder, &planes, InputPlane::LastMoveFrom { plies_ago: 1 });
+    let to = plane(&encoder, &planes, InputPlane::LastMoveTo { plies_ago: 1 });
+    assert_eq!((from.iter().sum::<f32>(), from[2 * 9 + 6]), (1.0, 1.0), "7g is row 2, column 6 for White");
+    assert_eq!((to.iter().sum::<f32>(), to[3 * 9 + 6]), (1.0, 1.0), "7f is row 3, column 6 for White");
+    assert_eq!(plane(&encoder, &planes, InputPlane::LastMoveFrom { plies_ago: 2 }).iter().sum::<f32>(), 0.0);
+    assert_eq!(constant(plane(&encoder, &planes, InputPlane::MoverIsWhite)), Some(1.0));
+    assert_eq!(constant(plane(&encoder, &planes, InputPlane::PlyProgress)), Some(1.0 / 512.0));
+    assert_eq!(constant(plane(&encoder, &planes, InputPlane::OnBoard)), Some(1.0));
+    let zone = plane(&encoder, &planes, InputPlane::PromotionZone { side: Side::Mover });
+    assert_eq!(zone.iter().enumerate().filter(|(_, &v)| v == 1.0).map(|(i, _)| i).collect::<Vec<_>>(), (0..27).collect::<Vec<_>>());
+    let zone = plane(&encoder, &planes, InputPlane::PromotionZone { side: Side::Opponent });
+    assert_eq!(zone.iter().enumerate().filter(|(_, &v)| v == 1.0).map(|(i, _)| i).collect::<Vec<_>>(), (54..81).collect::<Vec<_>>());
+}
+
+#[test]
+fn hands_are_counts_over_the_most_a_hand_can_hold() {
+    let encoder = Encoder::new(VariantId::Shogi.variant());
+    let game = game_from(VariantId::Shogi, "lnsgkgsnl/1r5b1/pppp3pp/9/9/9/PPPPPP3/1B5R1/LNSGKGSNL w 3P3p 1");
+    let planes = encode(&encoder, &game);
+    let hand = |side, piece| constant(plane(&encoder, &planes, InputPlane::Hand { side, piece: PieceType(piece) }));
+    assert_eq!(hand(Side::Mover, 7), Some(3.0 / 18.0));
+    assert_eq!(hand(Side::Opponent, 7), Some(3.0 / 18.0));
+    assert_eq!(hand(Side::Mover, 1), Some(0.0), "no rook in hand");
+    let game = game_from(VariantId::Shogi, "4k4/9/9/9/9/9/9/9/4K4 b 2R2B4G4S4N4L18P 1");
+    let planes = encode(&encoder, &game);
+    let hand = |side, piece| constant(plane(&encoder, &planes, InputPlane::Hand { side, piece: PieceType(piece) }));
+    for piece in 1..8 {
+        assert_eq!(hand(Side::Mover, piece), Some(1.0), "a full hand reads 1");
+        assert_eq!(hand(Side::Opponent, piece), Some(0.0));
+    }
+}
+
+#[test]
+fn repetitions_and_check_have_their_planes() {
+    let encoder = Encoder::new(VariantId::Shogi.variant());
+    let mut game = new_game(VariantId::Shogi);
+    let repetition = |game: &Game| -> Vec<f32> {
+        let planes = encode(&encoder, game);
+        (1..=REPETITION_PLANES).map(|times| constant(plane(&encoder, &planes, InputPlane::Repetition { times })).unwrap()).collect()
+    };
+    assert_eq!(repetition(&game), [0.0, 0.0, 0.0]);
+    for round in 1..=3 {
+        for mv in ["5i5h", "5a5b", "5h5i", "5b5a"] {
+            game.play_text(mv).unwrap();
+        }
+        let expected: Vec<f32> = (1..=3).map(|t| if t <= round { 1.0 } else { 0.0 }).collect();
+        assert_eq!(repetition(&game), expected, "after {round} cycles");
+    }
+    let checked = game_from(VariantId::Shogi, "4k4/9/9/9/9/9/9/4r4/4K4 b - 1");
+    assert_eq!(constant(plane(&encoder, &encode(&encoder, &checked), InputPlane::InCheck)), Some(1.0));
+    assert_eq!(constant(plane(&encoder, &encode(&encoder, &game), InputPlane::InCheck)), Some(0.0));
+}
+
+#[test]
+fn every_value_is_overwritten() {
+    let encoder = Encoder::new(VariantId::HeianDaiShogi.variant());
+    let game = new_game(VariantId::HeianDaiShogi);
+    let (mut a, mut b) = (vec![f32::NAN; encoder.len()], vec![7.0; encoder.len()]);
+    encoder.encode_game(&game, &mut a);
+    encoder.encode_game(&game, &mut b);
+    assert_eq!(a, b);
+}

@@ -1,0 +1,158 @@
+//! The network: a tiny one runs forward on a batch of real positions of every variant with the
+//! documented output shapes; reduced precision stays close to float32; the configuration files
+//! load, and bad ones give errors naming the file and the field.
+
+mod common;
+mod nn_support;
+
+use std::path::{Path, PathBuf};
+
+use nn_support::{encode_batch, sample_games, tiny_config};
+use shogi_zero::nn::{ConfigError, DeviceChoice, DeviceError, Inference, Network, NetworkConfig, Precision, RunConfig};
+use shogi_zero::rules::VariantId;
+use tch::{Device, Kind, Tensor};
+
+#[test]
+fn a_tiny_network_runs_on_real_positions_of_every_variant() {
+    tch::manual_seed(1);
+    for id in VariantId::ALL {
+        let games = sample_games(id, 5, 3);
+        let batch = encode_batch(&games);
+        let net = Network::new(id, &tiny_config(), Device::Cpu).unwrap();
+        let layout = net.layout().clone();
+        let n = layout.board_size as i64;
+        let input = Tensor::from_slice(&batch.planes).view([5, layout.input_planes as i64, n, n]);
+        let out = tch::no_grad(|| net.forward(&input, false));
+        assert_eq!(out.policy.size(), [5, layout.policy_size as i64], "{id}");
+        assert_eq!(out.wdl.size(), [5, 3], "{id}");
+        assert_eq!(out.moves_left.size(), [5], "{id}");
+        assert_eq!(out.policy.kind(), Kind::Float);
+        assert!(out.moves_left.min().double_value(&[]) >= 0.0, "{id}: moves left are never negative");
+
+        let mut inference = Inference::default();
+        net.infer_into(&batch.planes, &batch.legal, &mut inference);
+        assert_eq!(inference.batch(), 5);
+        for (i, legal) in batch.legal.iter().enumerate() {
+            let e = inference.evaluation(i);
+            assert_eq!(e.priors.len(), legal.len());
+            assert!((e.priors.iter().sum::<f32>() - 1.0).abs() < 1e-4, "{id}: priors sum to 1");
+            assert!((e.wdl.iter().sum::<f32>() - 1.0).abs() < 1e-4, "{id}: WDL sums to 1");
+            assert!(e.priors.iter().chain(&e.wdl).all(|p| p.is_finite() && *p >= 0.0));
+        }
+    }
+}
+
+#[test]
+fn training_mode_backpropagates_into_every_weight() {
+    tch::manual_seed(2);
+    let games = sample_games(VariantId::Shogi, 4, 1);
+    let batch = encode_batch(&games);
+    let net = Network::new(VariantId::Shogi, &tiny_config(), Device::Cpu).unwrap();
+    let input = Tensor::from_slice(&batch.planes).view([4, net.layout().input_planes as i64, 9, 9]);
+    let out = net.forward(&input, true);
+    let loss = out.policy.square().mean(Kind::Float) + out.wdl.square().mean(Kind::Float) + out.moves_left.mean(Kind::Float);
+    loss.backward();
+    for (name, t) in net.var_store().trainable_variables().iter().enumerate() {
+        assert!(t.grad().defined(), "variable {name} gets no gradient");
+    }
+}
+
+#[test]
+fn bfloat16_inference_stays_close_to_float32() {
+    tch::manual_seed(3);
+    let games = sample_games(VariantId::Shogi, 4, 2);
+    let batch = encode_batch(&games);
+    let mut net = Network::new(VariantId::Shogi, &tiny_config(), Device::Cpu).unwrap();
+    let (mut full, mut half) = (Inference::default(), Inference::default());
+    net.infer_into(&batch.planes, &batch.legal, &mut full);
+    net.set_precision(Precision::Bf16).unwrap();
+    assert_eq!(net.precision(), Precision::Bf16);
+    net.infer_into(&batch.planes, &batch.legal, &mut half);
+    for i in 0..4 {
+        let (a, b) = (full.evaluation(i), half.evaluation(i));
+        let prior_error = a.priors.iter().zip(&b.priors).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max);
+        let wdl_error = a.wdl.iter().zip(&b.wdl).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max);
+        assert!(prior_error < 0.05 && wdl_error < 0.05, "bf16 differs by {prior_error} (priors), {wdl_error} (WDL)");
+    }
+    assert_eq!(
+        net.set_precision(Precision::F16),
+        Err(DeviceError::Unsupported { precision: Precision::F16, device: DeviceChoice::Cpu })
+    );
+}
+
+#[test]
+fn cuda_is_an_error_where_there_is_none() {
+    if tch::Cuda::is_available() {
+        assert_eq!(DeviceChoice::Cuda(0).resolve(), Ok(Device::Cuda(0)));
+    } else {
+        let error = DeviceChoice::Cuda(0).resolve().unwrap_err();
+        assert!(error.to_string().contains("no CUDA device"), "{error}");
+    }
+}
+
+fn configs() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("configs")
+}
+
+#[test]
+fn every_preset_loads_and_builds() {
+    let mut presets = 0;
+    for entry in std::fs::read_dir(configs()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            let config = RunConfig::load(&path).unwrap_or_else(|e| panic!("{e}"));
+            let name = path.file_stem().unwrap().to_string_lossy().to_string();
+            assert!(name.starts_with(config.variant.name()), "{name} names its variant first");
+            let n = config.network;
+            assert_eq!(n, NetworkConfig::scaled(n.blocks, n.channels), "{name} has the proportions of NetworkConfig::scaled");
+            match Network::from_config(&config) {
+                Ok(net) => {
+                    assert_eq!(net.precision(), config.inference.precision);
+                    assert_eq!(net.config(), &n);
+                }
+                Err(e) => {
+                    let cpu = config.inference.device == DeviceChoice::Cpu;
+                    assert!(!cpu && !tch::Cuda::is_available(), "{name}: {e}");
+                    assert!(e.to_string().contains("no CUDA device"), "{name}: {e}");
+                }
+            }
+            presets += 1;
+        }
+    }
+    assert!(presets >= 8);
+    let small = RunConfig::load(&configs().join("shogi-small.toml")).unwrap();
+    assert_eq!((small.network.blocks, small.network.channels), (6, 64));
+    assert_eq!(small.inference.device, DeviceChoice::Cpu);
+    assert_eq!(small.inference.precision, Precision::F32);
+}
+
+/// The shogi tiny preset with `from` replaced by `to`, parsed.
+fn edited(from: &str, to: &str) -> Result<RunConfig, ConfigError> {
+    let path = configs().join("shogi-tiny.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(from), "the preset contains '{from}'");
+    RunConfig::parse(&text.replacen(from, to, 1), &path)
+}
+
+#[test]
+fn bad_configs_are_refused_naming_the_file_and_field() {
+    let cases = [
+        ("blocks = 2", "blocks = 2\nblokcs = 3", "blokcs"),
+        ("blocks = 2", "", "blocks"),
+        ("blocks = 2", "blocks = \"two\"", "blocks"),
+        ("blocks = 2", "blocks = 0", "network.blocks"),
+        ("global_pool_channels = 4", "global_pool_channels = 16", "network.global_pool_channels"),
+        ("variant = \"shogi\"", "variant = \"chess\"", "chess"),
+        ("device = \"cpu\"", "device = \"gpu\"", "gpu"),
+        ("precision = \"f32\"", "precision = \"f8\"", "f8"),
+        ("batch_size = 8", "batch_size = 0", "inference.batch_size"),
+        ("[inference]", "[inferences]", "inferences"),
+    ];
+    for (from, to, named) in cases {
+        let error = edited(from, to).expect_err(to).to_string();
+        assert!(error.contains("shogi-tiny.toml"), "'{to}': the error names the file: {error}");
+        assert!(error.contains(named), "'{to}': the error names '{named}': {error}");
+    }
+    let missing = RunConfig::load(Path::new("/nonexistent/shogi.toml")).unwrap_err();
+    assert!(matches!(missing, ConfigError::Read { .. }), "{missing}");
+}
