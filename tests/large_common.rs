@@ -7,6 +7,7 @@
 mod common;
 mod large_support;
 
+use common::{check_move_text, mutate};
 use large_support::*;
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
@@ -76,30 +77,6 @@ fn text_of(p: &Position, m: Move) -> String {
     coord::write(p.variant(), m)
 }
 
-/// Whatever move text reads in `p` is a legal move, and its own text reads back to it.
-fn check_move_text(p: &Position, text: &str) {
-    let _ = coord::parse_unchecked(p.variant(), text);
-    if let Ok(m) = coord::parse(p, text) {
-        assert!(p.legal_moves().contains(&m), "'{text}' read as the illegal {m:?} in {p}");
-        let written = coord::write(p.variant(), m);
-        assert_eq!(coord::parse(p, &written), Ok(m), "'{text}' -> '{written}' in {p}");
-    }
-}
-
-/// A text with one character replaced, inserted or deleted at `at` (modulo the length).
-fn mutate(text: &str, at: usize, op: u8, c: char) -> String {
-    let mut chars: Vec<char> = text.chars().collect();
-    let i = at % (chars.len() + 1);
-    match op % 3 {
-        0 if i < chars.len() => chars[i] = c,
-        1 => chars.insert(i, c),
-        _ if i < chars.len() => {
-            chars.remove(i);
-        }
-        _ => chars.push(c),
-    }
-    chars.into_iter().collect()
-}
 
 fn config() -> ProptestConfig {
     ProptestConfig { cases: 256, failure_persistence: None, rng_seed: RngSeed::Fixed(0x1A2_6E5), ..ProptestConfig::default() }

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{pos, HEIAN, SHOGI};
+use common::{check_move_text, mutate, pos, HEIAN, SHOGI};
 use proptest::prelude::*;
 use shogi_zero::rules::notation::coord::{self, MoveError};
 use shogi_zero::rules::notation::{hodges, sfen};
@@ -447,29 +447,6 @@ fn check_sfen_round_trip(id: VariantId, text: &str) {
     }
 }
 
-/// Whatever move text parses is legal and writes back to the same move.
-fn check_move_text(p: &Position, text: &str) {
-    if let Ok(m) = coord::parse(p, text) {
-        assert!(p.legal_moves().contains(&m), "'{text}' parsed to an illegal move {m:?} in {p}");
-        let written = coord::write(p.variant(), m);
-        assert_eq!(coord::parse(p, &written), Ok(m), "'{text}' -> '{written}'");
-    }
-}
-
-/// A text with one character replaced, inserted or deleted.
-fn mutate(text: &str, at: usize, op: u8, c: char) -> String {
-    let mut chars: Vec<char> = text.chars().collect();
-    let i = at % (chars.len() + 1);
-    match op % 3 {
-        0 if i < chars.len() => chars[i] = c,
-        1 => chars.insert(i, c),
-        _ if i < chars.len() => {
-            chars.remove(i);
-        }
-        _ => chars.push(c),
-    }
-    chars.into_iter().collect()
-}
 
 /// Positions to read moves in: the seeds plus a position with drops and promotions available.
 fn move_positions() -> Vec<Position> {

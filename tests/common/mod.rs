@@ -156,3 +156,30 @@ pub fn board(id: VariantId, pieces: &[(&str, &str)], side: &str, hands: &str) ->
     }
     format!("{} {side} {hands} 1", ranks.join("/"))
 }
+
+/// Whatever move text `coord::parse` reads in `p` is a legal move, and its own text reads back
+/// to it; `coord::parse_unchecked` never panics on the text.
+pub fn check_move_text(p: &Position, text: &str) {
+    let _ = coord::parse_unchecked(p.variant(), text);
+    if let Ok(m) = coord::parse(p, text) {
+        assert!(p.legal_moves().contains(&m), "'{text}' read as the illegal {m:?} in {p}");
+        let written = coord::write(p.variant(), m);
+        assert_eq!(coord::parse(p, &written), Ok(m), "'{text}' -> '{written}' in {p}");
+    }
+}
+
+/// `text` with one character replaced (`op % 3 == 0`), inserted (1) or deleted (2) at `at`
+/// (modulo the length); past the end, `c` is appended.
+pub fn mutate(text: &str, at: usize, op: u8, c: char) -> String {
+    let mut chars: Vec<char> = text.chars().collect();
+    let i = at % (chars.len() + 1);
+    match op % 3 {
+        0 if i < chars.len() => chars[i] = c,
+        1 => chars.insert(i, c),
+        _ if i < chars.len() => {
+            chars.remove(i);
+        }
+        _ => chars.push(c),
+    }
+    chars.into_iter().collect()
+}
