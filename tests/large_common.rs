@@ -244,18 +244,22 @@ impl Board {
     }
 }
 
+/// Adds the move `text` from `s` to `end`, and its promoting version where tenjiku §6 allows it
+/// (entering the zone, or a capture starting or ending in it; start and end squares only).
+fn add_with_promotion(out: &mut BTreeSet<String>, b: &Board, s: &str, end: &str, captures: bool, promotable: bool, text: String) {
+    let entering = !b.in_zone(s) && b.in_zone(end);
+    if promotable && (entering || (captures && (b.in_zone(s) || b.in_zone(end)))) {
+        out.insert(format!("{text}+"));
+    }
+    out.insert(text);
+}
+
 /// §4.1 / §5.1.1 lion power from `s`: steps and jumps onto empty or enemy squares, igui, double
 /// capture and hit-and-run; with `promotable`, the promotion rule of tenjiku §6 (start and end
 /// squares only). Returned as move texts; the pass is not listed.
 fn lion_oracle(b: &Board, s: &str, promotable: bool) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
-    let mut add = |text: String, end: &str, captures: bool| {
-        let entering = !b.in_zone(s) && b.in_zone(end);
-        if promotable && (entering || (captures && (b.in_zone(s) || b.in_zone(end)))) {
-            out.insert(format!("{text}+"));
-        }
-        out.insert(text);
-    };
+    let mut add = |text: String, end: &str, captures: bool| add_with_promotion(&mut out, b, s, end, captures, promotable, text);
     for d in ring(b.id, s, 1).into_iter().chain(ring(b.id, s, 2)) {
         if b.owner(&d) != Some(b.us) {
             add(format!("{s}{d}"), &d, b.enemy(&d));
@@ -352,13 +356,7 @@ fn out_and_back_oracle(b: &Board, s: &str, demon: bool, step_squares: &[String])
 /// `promotable`, tenjiku's promotion rule (start and end squares only).
 fn line_lion_oracle(b: &Board, s: &str, slides: &[(i32, i32)], lines: &[(i32, i32)], promotable: bool) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
-    let mut add = |text: String, end: &str, captures: bool| {
-        let entering = !b.in_zone(s) && b.in_zone(end);
-        if promotable && (entering || (captures && (b.in_zone(s) || b.in_zone(end)))) {
-            out.insert(format!("{text}+"));
-        }
-        out.insert(text);
-    };
+    let mut add = |text: String, end: &str, captures: bool| add_with_promotion(&mut out, b, s, end, captures, promotable, text);
     for &(df, dr) in slides {
         for t in ray(b.id, s, df, dr) {
             if b.owner(&t) == Some(b.us) {

@@ -60,12 +60,6 @@ impl Position {
         self.legal_moves().contains(&mv)
     }
 
-    /// Whether playing `mv` attacks the opponent's king.
-    pub fn gives_check(&self, mv: Move) -> bool {
-        let them = self.side_to_move().opponent();
-        self.after(mv).in_check(them)
-    }
-
     /// Board moves of the side to move. With `king` (a variant that forbids self-check), only
     /// those that leave that king unattacked.
     fn board_moves(&self, out: &mut MoveList, king: Option<(Square, &KingSafety)>) {
