@@ -3,8 +3,16 @@
 //! Layers, each depending only on the ones before it:
 //! - [`rules`]: board geometry, variant data, positions, legal moves, notation, game results, perft.
 //! - [`nn`]: input encoding, policy map, the network, checkpoints and the batching inference server.
+//! - [`mcts`]: the tree search (PUCT and Gumbel root), over any evaluator.
+//! - [`replay`]: self-play games on disk and the trainer's window over them.
+//! - [`arena`]: matches between players, Elo and SPRT.
+//! - [`plot`]: PNG charts.
 //! - [`cli`]: the `shogi-zero` command line, a thin layer over the library.
 
+pub mod arena;
 pub mod cli;
+pub mod mcts;
 pub mod nn;
+pub mod plot;
+pub mod replay;
 pub mod rules;

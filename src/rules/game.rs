@@ -74,6 +74,8 @@ pub struct Game {
     hashes: Vec<u64>,
     /// For each move played, whether it left the opponent's king attacked.
     checks: Vec<bool>,
+    /// The current position's legal board moves (history rules applied), generated once per ply.
+    legal: MoveList,
     outcome: Option<Outcome>,
 }
 
@@ -87,8 +89,10 @@ impl Game {
             start,
             moves: Vec::new(),
             checks: Vec::new(),
+            legal: MoveList::new(),
             outcome: None,
         };
+        game.legal = game.board_legal_moves();
         game.outcome = game.no_move_outcome();
         game
     }
@@ -134,7 +138,7 @@ impl Game {
         if self.outcome.is_some() {
             return MoveList::new();
         }
-        let mut moves = self.board_legal_moves();
+        let mut moves = self.legal.clone();
         if self.can_declare() {
             moves.push(Move::Declare);
         }
@@ -182,7 +186,7 @@ impl Game {
         }
         let legal = match mv {
             Move::Declare => self.can_declare(),
-            _ => self.board_legal_moves().contains(&mv),
+            _ => self.legal.contains(&mv),
         };
         if !legal {
             return Err(MoveError::Illegal { text: coord::write(self.position.variant(), mv) }.into());
@@ -196,6 +200,7 @@ impl Game {
         self.position.make(mv);
         self.hashes.push(self.position.hash());
         self.checks.push(self.position.in_check(mover.opponent()));
+        self.legal = self.board_legal_moves();
         self.outcome = self.decide(mover);
         Ok(())
     }
@@ -252,7 +257,7 @@ impl Game {
     /// The side to move loses when it has no legal move (checkmate or otherwise).
     fn no_move_outcome(&self) -> Option<Outcome> {
         let pos = &self.position;
-        if !self.board_legal_moves().is_empty() {
+        if !self.legal.is_empty() {
             return None;
         }
         let loser = pos.side_to_move();

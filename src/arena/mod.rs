@@ -1,0 +1,1 @@
+//! The evaluation arena: players, paired matches, Elo with confidence, SPRT, ladders.

@@ -1,0 +1,1 @@
+//! PNG line charts for training metrics and arena ladders.

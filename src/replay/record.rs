@@ -1,0 +1,108 @@
+//! One self-play game as it is stored: everything the trainer needs to rebuild and re-encode
+//! every position through the rules (start position, moves), the search's targets for the
+//! moves that got a full search, and how the game ended.
+
+use serde::{Deserialize, Serialize};
+
+use crate::rules::{Color, EndReason};
+
+/// A whole game. Moves are in coordinate notation and positions in (generalised) SFEN, so a
+/// record stays readable by a person and independent of the policy map's layout.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameRecord {
+    /// Variant name (`shogi`, `chu-shogi`, ...).
+    pub variant: String,
+    /// Start position, SFEN.
+    pub start: String,
+    /// The moves played, in order.
+    pub moves: Vec<MoveRecord>,
+    /// How the game ended.
+    pub result: GameResult,
+    /// Id of the model that played (its checkpoint's file name and step).
+    pub model: String,
+    /// Seed of the game's random choices.
+    pub seed: u64,
+    /// Whether resignation was disabled for this game (to audit false resignations).
+    pub resignation_disabled: bool,
+}
+
+/// One ply of a game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRecord {
+    /// The move played, coordinate notation.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The policy target of a full search: (move, weight) pairs over the legal moves that got
+    /// weight (visit counts after pruning, or the improved policy of a Gumbel search), weights
+    /// summing to 1. Empty for a move that got only a fast search, which is not a training target.
+    pub policy: Vec<(String, f32)>,
+    /// The root's value after the search: win, draw, loss probabilities for the side to move.
+    pub root_wdl: [f32; 3],
+}
+
+/// The end of a game: the winner (`None` for a draw) and why.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameResult {
+    pub winner: Option<Side>,
+    pub reason: Ending,
+}
+
+/// A colour as stored in files.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    Black,
+    White,
+}
+
+/// Why a recorded game ended: a rule, or a resignation.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Ending {
+    Checkmate,
+    NoLegalMove,
+    RoyalCaptured,
+    BareKing,
+    Repetition,
+    PerpetualCheck,
+    Declaration,
+    PlyCap,
+    /// The loser resigned because the search judged the game lost.
+    Resignation,
+}
+
+impl From<Color> for Side {
+    fn from(color: Color) -> Side {
+        match color {
+            Color::Black => Side::Black,
+            Color::White => Side::White,
+        }
+    }
+}
+
+impl From<Side> for Color {
+    fn from(side: Side) -> Color {
+        match side {
+            Side::Black => Color::Black,
+            Side::White => Color::White,
+        }
+    }
+}
+
+impl From<EndReason> for Ending {
+    fn from(reason: EndReason) -> Ending {
+        match reason {
+            EndReason::Checkmate => Ending::Checkmate,
+            EndReason::NoLegalMove => Ending::NoLegalMove,
+            EndReason::RoyalCaptured => Ending::RoyalCaptured,
+            EndReason::BareKing => Ending::BareKing,
+            EndReason::Repetition => Ending::Repetition,
+            EndReason::PerpetualCheck => Ending::PerpetualCheck,
+            EndReason::Declaration => Ending::Declaration,
+            EndReason::PlyCap => Ending::PlyCap,
+        }
+    }
+}
