@@ -1,2 +1,20 @@
 //! Monte Carlo tree search over the rules core, guided by an evaluator (the network, or a
-//! uniform one for tests).
+//! uniform one for tests). The search never sees tensors: evaluators turn games into priors
+//! over legal moves and win/draw/loss values.
+//!
+//! - [`config`]: the search parameters, field by field.
+//! - [`tree`]: nodes and children stored side by side in one vector.
+//! - [`search`]: one search, driven one simulation at a time (PUCT or Gumbel root).
+//! - [`evaluator`]: the network (through the inference server) or uniform priors.
+//! - [`engine`]: a model served for many engines, and an engine that thinks within limits.
+
+pub mod config;
+pub mod engine;
+pub mod evaluator;
+pub mod search;
+pub mod tree;
+
+pub use config::{RootSelection, SearchConfig};
+pub use engine::{Engine, Limits, Model, ModelError, SearchInfo};
+pub use evaluator::{Evaluator, EvaluatorError, NetInput, NetworkEvaluator, UniformEvaluator};
+pub use search::Search;

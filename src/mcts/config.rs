@@ -1,0 +1,97 @@
+//! Search settings, read from the `[search]` table of a run configuration. Every field is
+//! documented where it is declared; [`SearchConfig::validate`] names the first one out of range.
+
+use serde::{Deserialize, Serialize};
+
+use crate::nn::config::InvalidField;
+
+/// How the root chooses which moves to search.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RootSelection {
+    /// PUCT everywhere (AlphaZero, KataGo), with Dirichlet noise and forced playouts at the root
+    /// of self-play searches.
+    Puct,
+    /// Gumbel sampling of the considered moves and sequential halving at the root, the
+    /// deterministic improved-policy rule below it (Danihelka et al. 2022). Learns from few
+    /// simulations; its policy target is the improved policy.
+    Gumbel,
+}
+
+/// The tree search's parameters.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SearchConfig {
+    /// `puct` or `gumbel`.
+    pub root: RootSelection,
+    /// Exploration constant of PUCT at the root's first visits: c(N) = c_puct + ln((N + base + 1) / base).
+    pub c_puct: f32,
+    /// The visit count `base` over which the exploration constant grows logarithmically.
+    pub c_puct_base: f32,
+    /// First-play urgency: an unvisited child's value is the parent's value minus this times
+    /// the square root of the prior mass of the visited children (KataGo).
+    pub fpu_reduction: f32,
+    /// The same reduction at the root (KataGo uses 0 there when the root has noise).
+    pub root_fpu_reduction: f32,
+    /// Total Dirichlet concentration at the root: each of the n legal moves gets alpha = total / n.
+    pub dirichlet_total_alpha: f32,
+    /// Share of the noise in the root priors of a self-play search (0 disables the noise).
+    pub dirichlet_fraction: f32,
+    /// Forced playouts at a noised root: a child with prior P gets at least sqrt(k P N) visits
+    /// of the root's N, and those forced visits are pruned from the policy target (KataGo).
+    /// 0 disables both.
+    pub forced_playouts_k: f32,
+    /// Gumbel root: the number of moves sampled (without replacement) for sequential halving.
+    pub gumbel_considered: usize,
+    /// Gumbel: sigma(q) = (c_visit + max visits) * c_scale * q, with q rescaled to [0, 1].
+    pub gumbel_c_visit: f32,
+    /// Gumbel: see `gumbel_c_visit`.
+    pub gumbel_c_scale: f32,
+}
+
+impl Default for SearchConfig {
+    /// KataGo's and the Gumbel paper's published values.
+    fn default() -> SearchConfig {
+        SearchConfig {
+            root: RootSelection::Puct,
+            c_puct: 1.1,
+            c_puct_base: 19652.0,
+            fpu_reduction: 0.2,
+            root_fpu_reduction: 0.0,
+            dirichlet_total_alpha: 10.83,
+            dirichlet_fraction: 0.25,
+            forced_playouts_k: 2.0,
+            gumbel_considered: 16,
+            gumbel_c_visit: 50.0,
+            gumbel_c_scale: 0.1,
+        }
+    }
+}
+
+impl SearchConfig {
+    /// Checks the values, naming the first field that is out of range.
+    pub fn validate(&self) -> Result<(), InvalidField> {
+        let check = |name: &str, ok: bool, rule: &str, value: String| {
+            if ok {
+                Ok(())
+            } else {
+                Err(InvalidField { field: format!("search.{name}"), message: format!("{value} is not {rule}") })
+            }
+        };
+        let positive = |name: &str, v: f32| check(name, v.is_finite() && v > 0.0, "a positive number", v.to_string());
+        let non_negative = |name: &str, v: f32| check(name, v.is_finite() && v >= 0.0, "a number >= 0", v.to_string());
+        positive("c_puct", self.c_puct)?;
+        positive("c_puct_base", self.c_puct_base)?;
+        non_negative("fpu_reduction", self.fpu_reduction)?;
+        non_negative("root_fpu_reduction", self.root_fpu_reduction)?;
+        positive("dirichlet_total_alpha", self.dirichlet_total_alpha)?;
+        let f = self.dirichlet_fraction;
+        check("dirichlet_fraction", (0.0..=1.0).contains(&f), "between 0 and 1", f.to_string())?;
+        non_negative("forced_playouts_k", self.forced_playouts_k)?;
+        let m = self.gumbel_considered;
+        check("gumbel_considered", (1..=4096).contains(&m), "between 1 and 4096", m.to_string())?;
+        non_negative("gumbel_c_visit", self.gumbel_c_visit)?;
+        positive("gumbel_c_scale", self.gumbel_c_scale)?;
+        Ok(())
+    }
+}

@@ -1,0 +1,210 @@
+//! The tree search with a uniform evaluator: it finds what the rules alone decide (mates,
+//! royal captures), its counts add up, Gumbel improves the policy, trees are reused, and the
+//! same seed gives the same search.
+
+mod common;
+
+use std::sync::atomic::AtomicBool;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use shogi_zero::mcts::tree::ROOT;
+use shogi_zero::mcts::{Engine, Evaluator, Limits, RootSelection, Search, SearchConfig, UniformEvaluator};
+use shogi_zero::rules::{Game, GameRules, Position, VariantId};
+
+use common::{board, game, mv};
+
+/// Black to move mates with G*5b (the pawn on 5c guards the gold); many other moves exist.
+const SHOGI_MATE_IN_ONE: &str = "4k4/9/4P4/9/9/9/9/9/4K4 b G 1";
+
+fn run(search: &mut Search, simulations: u32, explore: bool, seed: u64) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut evaluator = UniformEvaluator;
+    search.start(simulations, explore);
+    while search.select(&mut rng) {
+        let (leaf, moves) = search.leaf();
+        let evaluation = evaluator.evaluate(leaf, moves).unwrap();
+        search.expand(&evaluation);
+    }
+}
+
+fn config(root: RootSelection) -> SearchConfig {
+    SearchConfig { root, ..SearchConfig::default() }
+}
+
+#[test]
+fn puct_finds_a_mate_in_one_with_a_uniform_evaluator() {
+    let g = game(VariantId::Shogi, SHOGI_MATE_IN_ONE);
+    let moves = g.legal_moves().len();
+    assert!(moves > 50, "the mate must hide among many moves ({moves})");
+    let mut search = Search::new(g, config(RootSelection::Puct));
+    run(&mut search, 400, false, 1);
+    assert_eq!(search.best_move(), Some(mv(VariantId::Shogi, "G*5b")));
+    let wdl = search.root_wdl();
+    assert!(wdl[0] > 0.5, "a found mate should make the root look won: {wdl:?}");
+}
+
+#[test]
+fn gumbel_finds_the_mate_and_its_improved_policy_prefers_it() {
+    let g = game(VariantId::Shogi, SHOGI_MATE_IN_ONE);
+    let n = g.legal_moves().len() as f32;
+    let mut search = Search::new(g, config(RootSelection::Gumbel));
+    // Gumbel noise at the root (explore) so that the considered set is a random sample; the
+    // mate must still win once it is considered. 16 considered of ~80 moves: use several seeds
+    // and require the improved policy to favour the mate whenever it was visited.
+    let mate = mv(VariantId::Shogi, "G*5b");
+    let mut found = 0;
+    for seed in 0..8 {
+        let mut s = search.clone();
+        run(&mut s, 64, true, seed);
+        let visited = s.root_moves().iter().any(|&(m, visits, _)| m == mate && visits > 0);
+        if visited {
+            found += 1;
+            assert_eq!(s.best_move(), Some(mate), "seed {seed}");
+            let target = s.policy_target();
+            let weight = target.iter().find(|(m, _)| *m == mate).map(|&(_, w)| w).unwrap();
+            let best_other = target.iter().filter(|(m, _)| *m != mate).map(|&(_, w)| w).fold(0.0, f32::max);
+            assert!(weight > 1.0 / n && weight > 2.0 * best_other, "seed {seed}: mate {weight}, other {best_other}");
+            let sum: f32 = target.iter().map(|&(_, w)| w).sum();
+            assert!((sum - 1.0).abs() < 1e-4);
+        }
+    }
+    assert!(found >= 1, "16 of ~80 moves considered in 8 searches never included the mate");
+    // Without noise the considered moves are the top priors (all equal): deterministic.
+    run(&mut search, 64, false, 0);
+    assert!(search.simulations() == 64);
+}
+
+#[test]
+fn search_captures_a_hanging_king_in_chu_shogi() {
+    let id = VariantId::ChuShogi;
+    // Black's rook on 6h sees White's king on 6c (empty file between); capturing it wins.
+    let text = board(id, &[("6c", "k"), ("6h", "R"), ("1l", "K"), ("12a", "g"), ("3j", "P")], "b", "-");
+    let g = game(id, &text);
+    for root in [RootSelection::Puct, RootSelection::Gumbel] {
+        // Gumbel considers the m best priors; with uniform priors only m = all moves is sure
+        // to include the capture.
+        let mut search = Search::new(g.clone(), SearchConfig { gumbel_considered: 4096, ..config(root) });
+        run(&mut search, 200, false, 3);
+        // With or without promotion: either capture ends the game.
+        let best = search.best_move().unwrap();
+        assert!(best == mv(id, "6h6c") || best == mv(id, "6h6c+"), "{root:?}: {best:?}");
+    }
+}
+
+#[test]
+fn visit_counts_add_up() {
+    let g = Game::new(Position::start(VariantId::Shogi), GameRules::default_for(VariantId::Shogi.variant()));
+    let mut search = Search::new(g, config(RootSelection::Puct));
+    run(&mut search, 150, true, 7);
+    let tree = search.tree();
+    assert_eq!(search.simulations(), 150);
+    assert_eq!(tree.node(ROOT).visits, 150);
+    // Every expanded node: its visits are one (its own evaluation) plus its children's.
+    for id in 0..tree.len() as u32 {
+        let node = tree.node(id);
+        if node.child_count > 0 {
+            let children: u32 = node.children().map(|c| tree.node(c).visits).sum();
+            assert_eq!(node.visits, children + 1, "node {id}");
+        }
+    }
+    // Priors at the noised root still sum to 1.
+    let priors: f32 = tree.node(ROOT).children().map(|c| tree.node(c).prior).sum();
+    assert!((priors - 1.0).abs() < 1e-4, "{priors}");
+    // The pruned policy target is a distribution over legal moves, never above the visits.
+    let target = search.policy_target();
+    let sum: f32 = target.iter().map(|&(_, w)| w).sum();
+    assert!((sum - 1.0).abs() < 1e-4);
+    for (m, _) in target {
+        let visits = search.root_moves().iter().find(|&&(x, _, _)| x == m).unwrap().1;
+        assert!(visits > 1, "{m:?} has weight with {visits} visits");
+    }
+}
+
+#[test]
+fn forced_playouts_are_pruned_from_the_policy_target() {
+    let g = game(VariantId::Shogi, SHOGI_MATE_IN_ONE);
+    let mut search = Search::new(g, config(RootSelection::Puct));
+    run(&mut search, 300, true, 11);
+    let mate = mv(VariantId::Shogi, "G*5b");
+    let total: u32 = search.root_moves().iter().map(|&(_, v, _)| v).sum();
+    let target = search.policy_target();
+    let raw_share = |m| search.root_moves().iter().find(|&&(x, _, _)| x == m).unwrap().1 as f32 / total as f32;
+    let mate_weight = target.iter().find(|(m, _)| *m == mate).unwrap().1;
+    // Pruning takes visits from the other moves only, so the best move's share grows.
+    assert!(mate_weight > raw_share(mate), "target {mate_weight}, raw {}", raw_share(mate));
+    // Moves left with a single visit are dropped entirely.
+    assert!(target.len() < search.root_moves().iter().filter(|m| m.1 > 0).count());
+}
+
+#[test]
+fn tree_reuse_keeps_the_subtree_of_the_move_played() {
+    let g = Game::new(Position::start(VariantId::Shogi), GameRules::default_for(VariantId::Shogi.variant()));
+    let mut search = Search::new(g, config(RootSelection::Puct));
+    run(&mut search, 300, false, 5);
+    // The second most visited move: its statistics become the new root's.
+    let mut searched = search.root_moves();
+    searched.sort_by_key(|&(_, v, _)| std::cmp::Reverse(v));
+    let (played, visits, _) = searched[1];
+    assert!(visits > 2);
+    let child = search.tree().child(ROOT, played).unwrap();
+    let grandchildren: Vec<_> = search
+        .tree()
+        .node(child)
+        .children()
+        .map(|c| (search.tree().node(c).mv, search.tree().node(c).visits))
+        .collect();
+    search.advance(played).unwrap();
+    assert_eq!(search.game().moves(), &[played]);
+    assert!(!grandchildren.is_empty());
+    assert_eq!(search.tree().node(ROOT).visits, visits);
+    let kept: Vec<_> = search.tree().node(ROOT).children().map(|c| (search.tree().node(c).mv, search.tree().node(c).visits)).collect();
+    assert_eq!(kept, grandchildren);
+    // The reused tree grows on: 50 more simulations on top of what was kept.
+    run(&mut search, 50, false, 6);
+    assert_eq!(search.tree().node(ROOT).visits, visits + 50);
+}
+
+#[test]
+fn the_same_seed_gives_the_same_search() {
+    let g = game(VariantId::Shogi, SHOGI_MATE_IN_ONE);
+    for root in [RootSelection::Puct, RootSelection::Gumbel] {
+        let runs: Vec<_> = (0..2)
+            .map(|_| {
+                let mut search = Search::new(g.clone(), config(root));
+                run(&mut search, 100, true, 42);
+                search.root_moves()
+            })
+            .collect();
+        assert_eq!(runs[0], runs[1], "{root:?}");
+    }
+}
+
+#[test]
+fn engine_reuses_its_tree_and_stops_at_its_limits() {
+    let start = game(VariantId::Shogi, "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
+    let mut engine = Engine::new(Box::new(UniformEvaluator), config(RootSelection::Puct), 1);
+    let stop = AtomicBool::new(false);
+    let first = engine.think(&start, &Limits::simulations(300), &stop, &mut |_| {}).unwrap();
+    assert_eq!(first.simulations, 300);
+    assert_eq!(first.pv.first(), first.best.as_ref());
+    // Two plies along the principal variation, then 50 simulations: the kept subtree makes the
+    // tree larger than a fresh engine's after the same 50.
+    let mut line = start.clone();
+    for &m in &first.pv[..2] {
+        line.play(m).unwrap();
+    }
+    let reused = engine.think(&line, &Limits::simulations(50), &stop, &mut |_| {}).unwrap();
+    let mut fresh_engine = Engine::new(Box::new(UniformEvaluator), config(RootSelection::Puct), 1);
+    let fresh = fresh_engine.think(&line, &Limits::simulations(50), &stop, &mut |_| {}).unwrap();
+    assert_eq!((reused.simulations, fresh.simulations), (50, 50));
+    assert!(reused.nodes > fresh.nodes, "reused {} nodes, fresh {}", reused.nodes, fresh.nodes);
+    // A different game is searched from scratch.
+    let other = game(VariantId::Shogi, SHOGI_MATE_IN_ONE);
+    let mate = engine.think(&other, &Limits::simulations(200), &stop, &mut |_| {}).unwrap();
+    assert_eq!(mate.best, Some(mv(VariantId::Shogi, "G*5b")));
+    // A stop flag set beforehand ends the search after its first simulation.
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let stopped = engine.think(&start, &Limits::simulations(1000), &stop, &mut |_| {}).unwrap();
+    assert_eq!(stopped.simulations, 1);
+}
