@@ -3,6 +3,7 @@
 
 mod bench;
 mod perft;
+mod replay;
 mod selfcheck;
 mod show;
 
@@ -32,6 +33,8 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// Check the move generator of every variant against the reference perft counts.
     Selfcheck(selfcheck::SelfcheckArgs),
+    /// Work with replay files (self-play games): `replay check` validates them and prints totals.
+    Replay(replay::ReplayArgs),
 }
 
 /// Runs a parsed command line.
@@ -41,6 +44,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Show(args) => show::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Selfcheck(args) => selfcheck::run(args),
+        Command::Replay(args) => replay::run(args),
     }
 }
 

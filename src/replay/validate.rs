@@ -1,0 +1,194 @@
+//! Replaying a recorded game through the rules, checking everything the record claims: the
+//! start position, every move, every policy target and root value, and the result.
+//!
+//! Moves and policy entries must be written as [`coord::write`] writes them (one canonical text
+//! per move). Plies are numbered from 1: ply `n` is the `n`-th move of the record, and its
+//! policy and root value belong to the position before that move.
+//!
+//! A resignation is recorded after the last move: by convention the side to move in the final
+//! position resigns, so the recorded winner must be the other side, and the game must not have
+//! ended by rule.
+
+use std::fmt;
+
+use crate::rules::notation::coord::{self, MoveError};
+use crate::rules::notation::sfen::{self, SfenError};
+use crate::rules::{Color, Game, GameRules, Move, MoveList, Outcome, VariantId};
+
+use super::record::{Ending, GameRecord, GameResult, MoveRecord, Side};
+
+/// How far a probability distribution's sum may be from 1.
+pub const SUM_TOLERANCE: f32 = 1e-3;
+
+/// What is wrong with one recorded game.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum GameError {
+    #[error("the game is of variant '{found}' but the file holds {expected} games")]
+    Variant { expected: &'static str, found: String },
+    #[error("bad start position '{sfen}': {source}")]
+    Start { sfen: String, source: SfenError },
+    #[error("ply {ply}: move '{text}' comes after the game ended ({result})")]
+    MoveAfterEnd { ply: usize, text: String, result: GameResult },
+    #[error("ply {ply}: move '{text}': {source}")]
+    Move { ply: usize, text: String, source: MoveError },
+    #[error("ply {ply}: policy entry '{text}' is not a legal move of the position")]
+    PolicyMove { ply: usize, text: String },
+    #[error("ply {ply}: the policy names '{text}' twice")]
+    PolicyDuplicate { ply: usize, text: String },
+    #[error("ply {ply}: policy weight {weight} of '{text}' is not a finite number >= 0")]
+    PolicyWeight { ply: usize, text: String, weight: f32 },
+    #[error("ply {ply}: the policy weights sum to {sum}, not 1")]
+    PolicySum { ply: usize, sum: f32 },
+    #[error("ply {ply}: root value {wdl:?} is not three probabilities in [0, 1] summing to 1")]
+    RootWdl { ply: usize, wdl: [f32; 3] },
+    #[error("the record says {recorded} but by the rules {actual} after ply {plies}")]
+    WrongResult { recorded: GameResult, actual: GameResult, plies: usize },
+    #[error("the record says {recorded} but the game is not over after ply {plies} (only a resignation ends a game early)")]
+    NotOver { recorded: GameResult, plies: usize },
+    #[error("a resignation is recorded but the game had already ended by rule ({actual}) after ply {plies}")]
+    ResignedFinishedGame { actual: GameResult, plies: usize },
+    #[error("a resignation after ply {plies} must be won by {} (the side to move, {}, resigns), but the record says {recorded}", expected.name(), resigner.name())]
+    ResignationWinner { recorded: GameResult, resigner: Side, expected: Side, plies: usize },
+    #[error("a resignation is recorded but resignation was disabled for this game")]
+    ResignationDisabled,
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.winner {
+            Some(side) => write!(f, "{} wins by {}", side.name(), self.reason.name()),
+            None => write!(f, "draw by {}", self.reason.name()),
+        }
+    }
+}
+
+impl Side {
+    /// The name used in files and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Black => "black",
+            Side::White => "white",
+        }
+    }
+}
+
+impl Ending {
+    /// The name used in files and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Ending::Checkmate => "checkmate",
+            Ending::NoLegalMove => "no-legal-move",
+            Ending::RoyalCaptured => "royal-captured",
+            Ending::BareKing => "bare-king",
+            Ending::Repetition => "repetition",
+            Ending::PerpetualCheck => "perpetual-check",
+            Ending::Declaration => "declaration",
+            Ending::PlyCap => "ply-cap",
+            Ending::Resignation => "resignation",
+        }
+    }
+}
+
+impl From<Outcome> for GameResult {
+    fn from(outcome: Outcome) -> GameResult {
+        GameResult { winner: outcome.winner.map(Side::from), reason: outcome.reason.into() }
+    }
+}
+
+/// The move that `text` names among `legal`, if it is one of them.
+fn find_legal(variant: VariantId, legal: &MoveList, text: &str) -> Option<Move> {
+    coord::parse_unchecked(variant.variant(), text).ok().filter(|mv| legal.contains(mv))
+}
+
+/// Checks a policy target against the position's legal moves and returns it as moves.
+fn check_policy(variant: VariantId, legal: &MoveList, ply: usize, policy: &[(String, f32)]) -> Result<Vec<(Move, f32)>, GameError> {
+    let mut moves: Vec<(Move, f32)> = Vec::with_capacity(policy.len());
+    for (text, weight) in policy {
+        let mv = find_legal(variant, legal, text).ok_or_else(|| GameError::PolicyMove { ply, text: text.clone() })?;
+        if moves.iter().any(|&(seen, _)| seen == mv) {
+            return Err(GameError::PolicyDuplicate { ply, text: text.clone() });
+        }
+        if !weight.is_finite() || *weight < 0.0 {
+            return Err(GameError::PolicyWeight { ply, text: text.clone(), weight: *weight });
+        }
+        moves.push((mv, *weight));
+    }
+    let sum: f32 = moves.iter().map(|&(_, w)| w).sum();
+    if !moves.is_empty() && (sum - 1.0).abs() > SUM_TOLERANCE {
+        return Err(GameError::PolicySum { ply, sum });
+    }
+    Ok(moves)
+}
+
+/// Whether `wdl` is a probability distribution.
+fn is_distribution(wdl: &[f32; 3]) -> bool {
+    wdl.iter().all(|p| p.is_finite() && (0.0..=1.0).contains(p)) && (wdl.iter().sum::<f32>() - 1.0).abs() <= SUM_TOLERANCE
+}
+
+/// Checks one ply before its move is played and returns its policy as moves (empty for a fast
+/// search).
+fn check_ply(game: &Game, variant: VariantId, ply: usize, record: &MoveRecord) -> Result<Vec<(Move, f32)>, GameError> {
+    if let Some(outcome) = game.outcome() {
+        return Err(GameError::MoveAfterEnd { ply, text: record.mv.clone(), result: outcome.into() });
+    }
+    if !is_distribution(&record.root_wdl) {
+        return Err(GameError::RootWdl { ply, wdl: record.root_wdl });
+    }
+    check_policy(variant, &game.legal_moves(), ply, &record.policy)
+}
+
+/// Checks that the recorded result is what the rules say of the final game.
+fn check_result(game: &Game, record: &GameRecord) -> Result<(), GameError> {
+    let recorded = record.result;
+    let plies = game.ply();
+    match (game.outcome(), recorded.reason) {
+        (Some(outcome), Ending::Resignation) => Err(GameError::ResignedFinishedGame { actual: outcome.into(), plies }),
+        (Some(outcome), _) if GameResult::from(outcome) != recorded => {
+            Err(GameError::WrongResult { recorded, actual: outcome.into(), plies })
+        }
+        (Some(_), _) => Ok(()),
+        (None, Ending::Resignation) => {
+            if record.resignation_disabled {
+                return Err(GameError::ResignationDisabled);
+            }
+            let resigner: Color = game.position().side_to_move();
+            let expected = Side::from(resigner.opponent());
+            if recorded.winner == Some(expected) {
+                Ok(())
+            } else {
+                Err(GameError::ResignationWinner { recorded, resigner: resigner.into(), expected, plies })
+            }
+        }
+        (None, _) => Err(GameError::NotOver { recorded, plies }),
+    }
+}
+
+/// Replays `record` as a game of `variant` under `rules`, checking everything it claims (see
+/// the module documentation). `visit` sees the game before each ply's move, with the ply's
+/// policy target as legal moves (empty when the ply got only a fast search). Returns the final
+/// game.
+pub fn replay_game(
+    record: &GameRecord,
+    variant: VariantId,
+    rules: GameRules,
+    mut visit: impl FnMut(&Game, Vec<(Move, f32)>),
+) -> Result<Game, GameError> {
+    if record.variant != variant.name() {
+        return Err(GameError::Variant { expected: variant.name(), found: record.variant.clone() });
+    }
+    let start = sfen::parse(variant.variant(), &record.start)
+        .map_err(|source| GameError::Start { sfen: record.start.clone(), source })?;
+    let mut game = Game::new(start, rules);
+    for (index, ply_record) in record.moves.iter().enumerate() {
+        let ply = index + 1;
+        let policy = check_ply(&game, variant, ply, ply_record)?;
+        visit(&game, policy);
+        let text = &ply_record.mv;
+        let played = coord::parse_unchecked(variant.variant(), text).and_then(|mv| {
+            game.play(mv).map_err(|_| MoveError::Illegal { text: text.clone() })
+        });
+        played.map_err(|source| GameError::Move { ply, text: text.clone(), source })?;
+    }
+    check_result(&game, record)?;
+    Ok(game)
+}

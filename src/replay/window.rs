@@ -1,0 +1,362 @@
+//! The trainer's sliding window over the replay files of one folder.
+//!
+//! [`ReplayWindow::refresh`] loads the replay files it has not seen yet, newest names first,
+//! checking every game through the rules, and keeps the training positions (the plies that got
+//! a full search; fast-search plies are only played through) of the newest games: when the
+//! window holds more than [`WindowConfig::max_positions`] it drops whole games, oldest loaded
+//! first. [`ReplayWindow::sample`] draws uniformly from the window, at most
+//! [`WindowConfig::max_reuse`] times as many samples in total as training positions ever
+//! entered it; past that the trainer waits for new games.
+//!
+//! Memory: a position is kept as a full [`Position`] (a fixed-size mailbox of
+//! `size_of::<Position>()` = 568 bytes for every variant), with its [`GameContext`] and its
+//! policy target, about 640 bytes plus 12 bytes per policy entry in all. A window of 100,000
+//! shogi positions with 30-entry policies takes about 100 MB. Keeping whole positions makes
+//! sampling a copy, with no parsing and no failure path; a packed form (an SFEN of about 80
+//! bytes for shogi) would save roughly 500 bytes per position at the price of reading it back
+//! on every sample. [`ReplayWindow::approx_bytes`] reports the actual figure.
+//!
+//! Restarts: the trainer saves [`ReplayWindow::counters`] in its checkpoint and starts again
+//! with [`ReplayWindow::resume`]. The first refresh then refills the window from the newest
+//! files; only files named after [`WindowCounters::newest_file`] add to the positions counted
+//! for the reuse cap, as the others were counted before the restart.
+
+use std::collections::{HashSet, VecDeque};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::nn::encoding::GameContext;
+use crate::rules::{Color, Move, Position, VariantId};
+
+use super::format::{list_files, read_file_with, ReplayError};
+
+/// The window's settings.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct WindowConfig {
+    /// The most training positions the window holds.
+    pub max_positions: usize,
+    /// The most samples drawn per training position that entered the window, on average.
+    pub max_reuse: f64,
+}
+
+/// What the trainer saves to resume the window after a restart.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WindowCounters {
+    /// Samples drawn in total.
+    pub samples_drawn: u64,
+    /// Training positions that ever entered the window.
+    pub positions_added: u64,
+    /// The newest (by name) replay file whose positions are in `positions_added`.
+    pub newest_file: Option<String>,
+}
+
+/// Where a sample comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SampleSource {
+    /// The replay file's name.
+    pub file: Arc<str>,
+    /// The game's number in the file, from 1.
+    pub game: usize,
+}
+
+/// One training example.
+#[derive(Clone, Debug)]
+pub struct TrainingSample {
+    /// The position before the move.
+    pub position: Position,
+    /// What the encoder needs of the game's history at this position.
+    pub context: GameContext,
+    /// The search's policy target over legal moves, weights summing to 1.
+    pub policy: Vec<(Move, f32)>,
+    /// The game's result for the side to move: win, draw, loss, one-hot.
+    pub wdl: [f32; 3],
+    /// Plies from this position to the end of the game.
+    pub moves_left: f32,
+    pub source: SampleSource,
+}
+
+/// Why the window was not created or refused to draw samples.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum WindowError {
+    #[error("bad window setting: {0}")]
+    Config(String),
+    #[error("the window holds no positions yet")]
+    Empty,
+    #[error("drawing {requested} samples would pass the reuse cap ({remaining} left until new games arrive)")]
+    ReuseCap { requested: usize, remaining: u64 },
+}
+
+/// What one [`ReplayWindow::refresh`] did.
+#[derive(Debug, Default)]
+pub struct Refresh {
+    /// Files read into the window.
+    pub files_loaded: usize,
+    /// New files passed over because newer files filled the window.
+    pub files_skipped: usize,
+    /// Training positions that entered the window.
+    pub positions_loaded: usize,
+    /// Training positions dropped, oldest games first, to keep the window's size.
+    pub positions_dropped: usize,
+    /// Files refused as invalid; they are not tried again.
+    pub rejected: Vec<ReplayError>,
+}
+
+/// A game with positions in the window.
+struct WindowGame {
+    source: SampleSource,
+    winner: Option<Color>,
+    /// Plies in the whole game.
+    length: usize,
+    /// Its training positions in the window.
+    positions: usize,
+}
+
+/// A training position as the window keeps it.
+struct Entry {
+    position: Position,
+    context: GameContext,
+    policy: Box<[(Move, f32)]>,
+}
+
+/// A file read and ready to enter the window: its games, each with its training positions.
+struct LoadedFile {
+    name: String,
+    games: Vec<(WindowGame, Vec<Entry>)>,
+}
+
+impl LoadedFile {
+    fn positions(&self) -> usize {
+        self.games.iter().map(|(_, entries)| entries.len()).sum()
+    }
+}
+
+/// The newest training positions of the replay files in one folder.
+pub struct ReplayWindow {
+    dir: PathBuf,
+    variant: VariantId,
+    config: WindowConfig,
+    /// Files loaded, skipped or rejected, by name.
+    seen: HashSet<String>,
+    /// Files up to this name were counted before a restart.
+    counted_before: Option<String>,
+    games: VecDeque<WindowGame>,
+    /// Sequence number of the front game; games are numbered in the order they enter.
+    first_game: u64,
+    /// Training positions, oldest first, each with its game's sequence number.
+    entries: VecDeque<(u64, Entry)>,
+    counters: WindowCounters,
+}
+
+impl ReplayWindow {
+    /// An empty window over the replay files of `dir`, for games of `variant`.
+    pub fn new(dir: &Path, variant: VariantId, config: WindowConfig) -> Result<ReplayWindow, WindowError> {
+        ReplayWindow::resume(dir, variant, config, WindowCounters::default())
+    }
+
+    /// An empty window that continues from the counters a trainer saved before a restart.
+    pub fn resume(dir: &Path, variant: VariantId, config: WindowConfig, counters: WindowCounters) -> Result<ReplayWindow, WindowError> {
+        if config.max_positions == 0 {
+            return Err(WindowError::Config("max_positions must be at least 1".to_string()));
+        }
+        if !(config.max_reuse.is_finite() && config.max_reuse > 0.0) {
+            return Err(WindowError::Config(format!("max_reuse must be a positive number, not {}", config.max_reuse)));
+        }
+        Ok(ReplayWindow {
+            dir: dir.to_path_buf(),
+            variant,
+            config,
+            seen: HashSet::new(),
+            counted_before: counters.newest_file.clone(),
+            games: VecDeque::new(),
+            first_game: 0,
+            entries: VecDeque::new(),
+            counters,
+        })
+    }
+
+    /// Loads the replay files not seen before, newest first, until the window is full; drops
+    /// the oldest games beyond [`WindowConfig::max_positions`]. Invalid files are reported in
+    /// [`Refresh::rejected`] and skipped; only an unreadable folder is an error.
+    pub fn refresh(&mut self) -> Result<Refresh, ReplayError> {
+        let files = list_files(&self.dir)?;
+        let names: Vec<(PathBuf, String)> = files
+            .into_iter()
+            .filter_map(|path| Some((path.clone(), path.file_name()?.to_str()?.to_string())))
+            .collect();
+        // Forget files that are gone, so that `seen` does not grow without bound.
+        let present: HashSet<&str> = names.iter().map(|(_, name)| name.as_str()).collect();
+        self.seen.retain(|name| present.contains(name.as_str()));
+
+        let mut report = Refresh::default();
+        let mut loaded = Vec::new();
+        let mut staged = 0;
+        for (path, name) in names.iter().rev() {
+            if !self.seen.insert(name.clone()) {
+                continue;
+            }
+            if staged >= self.config.max_positions {
+                report.files_skipped += 1;
+                continue;
+            }
+            match self.load(path, name) {
+                Ok(file) => {
+                    staged += file.positions();
+                    loaded.push(file);
+                }
+                Err(error) => report.rejected.push(error),
+            }
+        }
+        report.files_loaded = loaded.len();
+        for file in loaded.into_iter().rev() {
+            report.positions_loaded += self.append(file);
+        }
+        report.positions_dropped = self.trim();
+        Ok(report)
+    }
+
+    /// Reads one file and keeps its training positions.
+    fn load(&self, path: &Path, name: &str) -> Result<LoadedFile, ReplayError> {
+        let mut per_game: Vec<Vec<Entry>> = Vec::new();
+        let file = read_file_with(path, |game_index, game, policy| {
+            if policy.is_empty() {
+                return;
+            }
+            per_game.resize_with(per_game.len().max(game_index + 1), Vec::new);
+            let entry = Entry { position: game.position().clone(), context: GameContext::of(game), policy: policy.into() };
+            per_game[game_index].push(entry);
+        })?;
+        if file.variant != self.variant {
+            return Err(ReplayError::OtherVariant { path: path.to_path_buf(), expected: self.variant.name(), found: file.header.variant });
+        }
+        per_game.resize_with(file.games.len(), Vec::new);
+        let file_name: Arc<str> = name.into();
+        let games = file
+            .games
+            .iter()
+            .zip(per_game)
+            .enumerate()
+            .filter(|(_, (_, entries))| !entries.is_empty())
+            .map(|(index, (record, entries))| {
+                let game = WindowGame {
+                    source: SampleSource { file: file_name.clone(), game: index + 1 },
+                    winner: record.result.winner.map(Color::from),
+                    length: record.moves.len(),
+                    positions: entries.len(),
+                };
+                (game, entries)
+            })
+            .collect();
+        Ok(LoadedFile { name: name.to_string(), games })
+    }
+
+    /// Puts a loaded file's games at the new end of the window; returns its position count.
+    fn append(&mut self, file: LoadedFile) -> usize {
+        let positions = file.positions();
+        let counted = self.counted_before.as_deref().is_none_or(|before| file.name.as_str() > before);
+        if counted {
+            self.counters.positions_added += positions as u64;
+        }
+        if self.counters.newest_file.as_deref().is_none_or(|newest| file.name.as_str() > newest) {
+            self.counters.newest_file = Some(file.name);
+        }
+        for (game, entries) in file.games {
+            let sequence = self.first_game + self.games.len() as u64;
+            self.games.push_back(game);
+            self.entries.extend(entries.into_iter().map(|entry| (sequence, entry)));
+        }
+        positions
+    }
+
+    /// Drops the oldest games while the window is over its size; returns the positions dropped.
+    fn trim(&mut self) -> usize {
+        let mut dropped = 0;
+        while self.entries.len() > self.config.max_positions {
+            let Some(game) = self.games.pop_front() else { break };
+            self.entries.drain(..game.positions);
+            self.first_game += 1;
+            dropped += game.positions;
+        }
+        dropped
+    }
+
+    /// Training positions in the window.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the window holds no position.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Games with positions in the window.
+    pub fn games(&self) -> usize {
+        self.games.len()
+    }
+
+    /// The counters to save for [`ReplayWindow::resume`].
+    pub fn counters(&self) -> WindowCounters {
+        self.counters.clone()
+    }
+
+    /// Samples drawn so far (restarts included).
+    pub fn samples_drawn(&self) -> u64 {
+        self.counters.samples_drawn
+    }
+
+    /// The most samples the reuse cap allows in total, given the positions added so far.
+    pub fn samples_allowed(&self) -> u64 {
+        (self.config.max_reuse * self.counters.positions_added as f64) as u64
+    }
+
+    /// Samples that may still be drawn before new games must arrive.
+    pub fn samples_remaining(&self) -> u64 {
+        self.samples_allowed().saturating_sub(self.counters.samples_drawn)
+    }
+
+    /// Approximate memory taken by the window's positions, in bytes.
+    pub fn approx_bytes(&self) -> usize {
+        let policies: usize = self.entries.iter().map(|(_, entry)| entry.policy.len()).sum();
+        self.entries.len() * size_of::<(u64, Entry)>()
+            + policies * size_of::<(Move, f32)>()
+            + self.games.len() * size_of::<WindowGame>()
+    }
+
+    /// Draws `n` samples uniformly (with replacement) from the window. Refused when the window
+    /// is empty or when the draw would pass the reuse cap.
+    pub fn sample(&mut self, rng: &mut impl Rng, n: usize) -> Result<Vec<TrainingSample>, WindowError> {
+        if self.entries.is_empty() {
+            return Err(WindowError::Empty);
+        }
+        let remaining = self.samples_remaining();
+        if n as u64 > remaining {
+            return Err(WindowError::ReuseCap { requested: n, remaining });
+        }
+        let samples = (0..n).map(|_| self.sample_at(rng.random_range(0..self.entries.len()))).collect();
+        self.counters.samples_drawn += n as u64;
+        Ok(samples)
+    }
+
+    /// The training sample of the window's `index`-th position.
+    fn sample_at(&self, index: usize) -> TrainingSample {
+        let (sequence, entry) = &self.entries[index];
+        let game = &self.games[(sequence - self.first_game) as usize];
+        let mover = entry.position.side_to_move();
+        let wdl = match game.winner {
+            None => [0.0, 1.0, 0.0],
+            Some(winner) if winner == mover => [1.0, 0.0, 0.0],
+            Some(_) => [0.0, 0.0, 1.0],
+        };
+        TrainingSample {
+            position: entry.position.clone(),
+            context: entry.context,
+            policy: entry.policy.to_vec(),
+            wdl,
+            moves_left: (game.length - entry.context.ply) as f32,
+            source: game.source.clone(),
+        }
+    }
+}
