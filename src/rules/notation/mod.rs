@@ -1,7 +1,9 @@
-//! Text formats: positions ([`sfen`]), moves in coordinate notation ([`coord`]) and in Hodges
-//! notation for display ([`hodges`]), and the board diagram ([`diagram`]).
+//! Text formats: positions ([`sfen`]), moves in coordinate notation ([`coord`]), in Hodges
+//! notation for display ([`hodges`]) and in the XBoard engine protocol's notation ([`xboard`]),
+//! and the board diagram ([`diagram`]).
 
 pub mod coord;
 pub mod diagram;
 pub mod hodges;
 pub mod sfen;
+pub mod xboard;
