@@ -15,7 +15,8 @@ use shogi_zero::replay::{
     list_files, read_file, write_games, Ending, GameError, GameRecord, GameResult, MoveRecord, ReplayError, ReplayWindow, Side,
     TrainingSample, WindowConfig, WindowError,
 };
-use shogi_zero::rules::notation::{coord, sfen};
+use shogi_zero::rules::notation::coord::{self, MoveError};
+use shogi_zero::rules::notation::sfen;
 use shogi_zero::rules::{Game, GameRules, Move, Position, VariantId};
 
 const SHOGI: VariantId = VariantId::Shogi;
@@ -70,7 +71,7 @@ fn random_game(id: VariantId, rules: GameRules, seed: u64, full_every: usize, re
     while game.outcome().is_none() && Some(game.ply()) != resign_at {
         let legal = game.legal_moves();
         let played = legal[rng.random_range(0..legal.len())];
-        let policy = if game.ply() % full_every == 0 {
+        let policy = if game.ply().is_multiple_of(full_every) {
             let mut chosen = vec![played];
             while chosen.len() < legal.len().min(4) {
                 let other = legal[rng.random_range(0..legal.len())];
@@ -343,10 +344,10 @@ fn bad_moves_and_policies_are_refused_at_their_ply() {
 
     let bad = illegal_text(&games[1], 3);
     let error = refused_game(d, &games, 2, |g| g.moves[2].mv = bad.clone());
-    assert!(matches!(&error, GameError::Move { ply: 3, text, .. } if *text == bad), "{error}");
+    assert!(matches!(&error, GameError::Move { ply: 3, source: MoveError::Illegal { text } } if *text == bad), "{error}");
     assert!(error.to_string().contains("ply 3"), "{error}");
     let error = refused_game(d, &games, 2, |g| g.moves[4].mv = "7g7f7e7d".to_string());
-    assert!(matches!(error, GameError::Move { ply: 5, .. }), "{error}");
+    assert!(matches!(error, GameError::Move { ply: 5, source: MoveError::Syntax { .. } }), "{error}");
 
     let ply = full_ply(&games[2], 5);
     let bad = illegal_text(&games[2], ply);

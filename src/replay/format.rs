@@ -76,10 +76,12 @@ struct Signature {
 /// A replay file that has been read and checked.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReplayFile {
+    /// Where it was read from.
     pub path: PathBuf,
     pub header: Header,
     /// The variant named in the header.
     pub variant: VariantId,
+    /// The games, in file order (game `n` of messages is `games[n - 1]`).
     pub games: Vec<GameRecord>,
 }
 

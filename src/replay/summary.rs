@@ -8,7 +8,9 @@ use super::format::ReplayFile;
 /// Counts over a set of replay files.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Summary {
+    /// Files added.
     pub files: usize,
+    /// Games in them.
     pub games: usize,
     /// Positions with a move played (every ply of every game).
     pub positions: usize,

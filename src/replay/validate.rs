@@ -26,11 +26,11 @@ pub enum GameError {
     #[error("the game is of variant '{found}' but the file holds {expected} games")]
     Variant { expected: &'static str, found: String },
     #[error("bad start position '{sfen}': {source}")]
-    Start { sfen: String, source: SfenError },
+    Start { sfen: String, source: Box<SfenError> },
     #[error("ply {ply}: move '{text}' comes after the game ended ({result})")]
     MoveAfterEnd { ply: usize, text: String, result: GameResult },
-    #[error("ply {ply}: move '{text}': {source}")]
-    Move { ply: usize, text: String, source: MoveError },
+    #[error("ply {ply}: {source}")]
+    Move { ply: usize, source: MoveError },
     #[error("ply {ply}: policy entry '{text}' is not a legal move of the position")]
     PolicyMove { ply: usize, text: String },
     #[error("ply {ply}: the policy names '{text}' twice")]
@@ -177,7 +177,7 @@ pub fn replay_game(
         return Err(GameError::Variant { expected: variant.name(), found: record.variant.clone() });
     }
     let start = sfen::parse(variant.variant(), &record.start)
-        .map_err(|source| GameError::Start { sfen: record.start.clone(), source })?;
+        .map_err(|e| GameError::Start { sfen: record.start.clone(), source: Box::new(e) })?;
     let mut game = Game::new(start, rules);
     for (index, ply_record) in record.moves.iter().enumerate() {
         let ply = index + 1;
@@ -187,7 +187,7 @@ pub fn replay_game(
         let played = coord::parse_unchecked(variant.variant(), text).and_then(|mv| {
             game.play(mv).map_err(|_| MoveError::Illegal { text: text.clone() })
         });
-        played.map_err(|source| GameError::Move { ply, text: text.clone(), source })?;
+        played.map_err(|source| GameError::Move { ply, source })?;
     }
     check_result(&game, record)?;
     Ok(game)

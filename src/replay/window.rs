@@ -75,6 +75,7 @@ pub struct TrainingSample {
     pub wdl: [f32; 3],
     /// Plies from this position to the end of the game.
     pub moves_left: f32,
+    /// The game it comes from.
     pub source: SampleSource,
 }
 
