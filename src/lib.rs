@@ -4,15 +4,21 @@
 //! - [`rules`]: board geometry, variant data, positions, legal moves, notation, game results, perft.
 //! - [`nn`]: input encoding, policy map, the network, checkpoints and the batching inference server.
 //! - [`mcts`]: the tree search (PUCT and Gumbel root), over any evaluator.
+//! - [`selfplay`]: games of the network against itself, written to replay files.
 //! - [`replay`]: self-play games on disk and the trainer's window over them.
+//! - [`train`]: the trainer and the training loop.
+//! - [`config`]: run configurations (`configs/*.toml`), one table per layer.
 //! - [`arena`]: matches between players, Elo and SPRT.
 //! - [`plot`]: PNG charts.
 //! - [`cli`]: the `shogi-zero` command line, a thin layer over the library.
 
 pub mod arena;
 pub mod cli;
+pub mod config;
 pub mod mcts;
 pub mod nn;
 pub mod plot;
 pub mod replay;
 pub mod rules;
+pub mod selfplay;
+pub mod train;

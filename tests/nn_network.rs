@@ -8,7 +8,8 @@ mod nn_support;
 use std::path::{Path, PathBuf};
 
 use nn_support::{encode_batch, sample_games, tiny_config};
-use shogi_zero::nn::{ConfigError, DeviceChoice, DeviceError, Inference, Network, NetworkConfig, Precision, RunConfig};
+use shogi_zero::config::{ConfigError, RunConfig};
+use shogi_zero::nn::{DeviceChoice, DeviceError, Inference, Network, NetworkConfig, Precision};
 use shogi_zero::rules::VariantId;
 use tch::{Device, Kind, Tensor};
 
@@ -105,7 +106,7 @@ fn every_preset_loads_and_builds() {
             assert!(name.starts_with(config.variant.name()), "{name} names its variant first");
             let n = config.network;
             assert_eq!(n, NetworkConfig::scaled(n.blocks, n.channels), "{name} has the proportions of NetworkConfig::scaled");
-            match Network::from_config(&config) {
+            match Network::for_inference(config.variant, &config.network, &config.inference) {
                 Ok(net) => {
                     assert_eq!(net.precision(), config.inference.precision);
                     assert_eq!(net.config(), &n);

@@ -5,6 +5,7 @@ mod bench;
 mod perft;
 mod replay;
 mod selfcheck;
+mod selfplay;
 mod show;
 
 use std::process::ExitCode;
@@ -33,6 +34,8 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// Check the move generator of every variant against the reference perft counts.
     Selfcheck(selfcheck::SelfcheckArgs),
+    /// Play games of a checkpoint against itself and write them to replay files.
+    Selfplay(selfplay::SelfplayArgs),
     /// Work with replay files (self-play games): `replay check` validates them and prints totals.
     Replay(replay::ReplayArgs),
 }
@@ -44,6 +47,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Show(args) => show::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Selfcheck(args) => selfcheck::run(args),
+        Command::Selfplay(args) => selfplay::run(args),
         Command::Replay(args) => replay::run(args),
     }
 }

@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
@@ -33,7 +34,7 @@ pub enum ModelError {
 pub struct Model {
     server: InferenceServer,
     variant: VariantId,
-    id: String,
+    id: Mutex<String>,
 }
 
 impl Model {
@@ -64,7 +65,7 @@ impl Model {
     pub fn serve(network: Network, inference: &InferenceConfig, id: String) -> Model {
         let variant = network.variant();
         let server = InferenceServer::start(network, inference.batch_size, Duration::from_micros(inference.max_wait_us));
-        Model { server, variant, id }
+        Model { server, variant, id: Mutex::new(id) }
     }
 
     /// The variant the model plays.
@@ -73,8 +74,8 @@ impl Model {
     }
 
     /// A name for records: the checkpoint's metadata path and training step.
-    pub fn id(&self) -> &str {
-        &self.id
+    pub fn id(&self) -> String {
+        self.id.lock().expect("the id lock is never poisoned").clone()
     }
 
     /// A client of the model's inference server.
@@ -88,9 +89,9 @@ impl Model {
     }
 
     /// Replaces the served network (same variant and encoding) under a new name.
-    pub fn swap(&mut self, network: Network, id: String) -> Result<(), ServerError> {
+    pub fn swap(&self, network: Network, id: String) -> Result<(), ServerError> {
         self.server.swap(network)?;
-        self.id = id;
+        *self.id.lock().expect("the id lock is never poisoned") = id;
         Ok(())
     }
 

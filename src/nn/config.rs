@@ -1,12 +1,9 @@
-//! Settings read from the TOML files in `configs/`: the variant, the network's shape and the
-//! inference settings. Unknown fields are refused; every error names the file and the field.
+//! The network's shape and the inference settings: the `[network]` and `[inference]` tables of
+//! the run configurations in `configs/` (see [`crate::config`]).
 
-use std::path::{Path, PathBuf};
-
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Serialize};
 
 use super::device::{DeviceChoice, Precision};
-use crate::rules::VariantId;
 
 /// Upper bounds that keep a typing mistake from allocating the whole memory.
 const MAX_BLOCKS: usize = 256;
@@ -104,19 +101,6 @@ impl InferenceConfig {
     }
 }
 
-/// A run configuration file: `configs/<variant>-<size>.toml`.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RunConfig {
-    /// The variant (`shogi`, `heian-dai-shogi`).
-    #[serde(deserialize_with = "variant_by_name")]
-    pub variant: VariantId,
-    /// The network's shape.
-    pub network: NetworkConfig,
-    /// Inference settings.
-    pub inference: InferenceConfig,
-}
-
 /// A field whose value is out of range.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("field `{field}`: {message}")]
@@ -125,42 +109,6 @@ pub struct InvalidField {
     pub field: String,
     /// What is wrong.
     pub message: String,
-}
-
-/// Why a configuration file could not be used.
-#[derive(Debug, thiserror::Error)]
-pub enum ConfigError {
-    #[error("cannot read config file {path}: {source}")]
-    Read { path: PathBuf, source: std::io::Error },
-    #[error("config file {path}: {message}")]
-    Parse { path: PathBuf, message: String },
-    #[error("config file {path}: {source}")]
-    Invalid { path: PathBuf, source: InvalidField },
-}
-
-impl RunConfig {
-    /// Reads and checks a configuration file.
-    pub fn load(path: &Path) -> Result<RunConfig, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read { path: path.to_path_buf(), source })?;
-        RunConfig::parse(&text, path)
-    }
-
-    /// Parses and checks configuration text; `path` names it in errors.
-    pub fn parse(text: &str, path: &Path) -> Result<RunConfig, ConfigError> {
-        let config: RunConfig = toml::from_str(text)
-            .map_err(|e| ConfigError::Parse { path: path.to_path_buf(), message: e.to_string().trim_end().to_string() })?;
-        config
-            .network
-            .validate()
-            .and_then(|()| config.inference.validate())
-            .map_err(|source| ConfigError::Invalid { path: path.to_path_buf(), source })?;
-        Ok(config)
-    }
-}
-
-fn variant_by_name<'de, D: Deserializer<'de>>(deserializer: D) -> Result<VariantId, D::Error> {
-    let name = String::deserialize(deserializer)?;
-    name.parse().map_err(serde::de::Error::custom)
 }
 
 impl std::fmt::Display for NetworkConfig {

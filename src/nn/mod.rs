@@ -4,7 +4,7 @@
 //! - [`frame`]: squares seen from the side to move (the board turned 180 degrees for White).
 //! - [`encoding`]: input planes of a position, written into a caller's buffer.
 //! - [`policy_map`]: the injective map between moves and indices of the policy output.
-//! - [`config`]: network and inference settings read from the TOML files in `configs/`.
+//! - [`config`]: the network's shape and the inference settings (tables of [`crate::config`]).
 //! - [`device`]: device and precision choice, with clear errors for what the machine lacks.
 //! - [`network`]: the residual network (tch) with its policy, value and moves-left heads.
 //! - [`checkpoint`]: safetensors weights plus a JSON metadata sidecar, saved atomically.
@@ -24,7 +24,7 @@ pub mod policy_map;
 pub mod server;
 
 pub use checkpoint::{CheckpointError, Metadata};
-pub use config::{ConfigError, InferenceConfig, NetworkConfig, RunConfig};
+pub use config::{InferenceConfig, InvalidField, NetworkConfig};
 pub use device::{DeviceChoice, DeviceError, Precision};
 pub use encoding::{Encoder, GameContext, InputPlane, Side};
 pub use network::{Evaluation, Inference, IoLayout, Network, NetworkError, NetworkOutput};

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use tch::nn::{self, ModuleT};
 use tch::{Device, Kind, Tensor};
 
-use super::config::{InvalidField, NetworkConfig, RunConfig};
+use super::config::{InferenceConfig, InvalidField, NetworkConfig};
 use super::device::{DeviceError, Precision};
 use super::encoding::{Encoder, ENCODING_VERSION};
 use super::policy_map::PolicyMap;
@@ -242,12 +242,12 @@ impl Network {
         Ok(Network { vs, variant, layout, config: *config, precision: Precision::F32, stem, blocks, policy, value })
     }
 
-    /// A freshly initialised network as a run configuration describes it: variant, shape,
-    /// device (an error if it is absent) and precision.
-    pub fn from_config(config: &RunConfig) -> Result<Network, NetworkError> {
-        let device = config.inference.device.resolve()?;
-        let mut network = Network::new(config.variant, &config.network, device)?;
-        network.set_precision(config.inference.precision)?;
+    /// A freshly initialised network of `variant` and `shape` on the device and in the
+    /// precision of `inference` (an error if the device is absent).
+    pub fn for_inference(variant: VariantId, shape: &NetworkConfig, inference: &InferenceConfig) -> Result<Network, NetworkError> {
+        let device = inference.device.resolve()?;
+        let mut network = Network::new(variant, shape, device)?;
+        network.set_precision(inference.precision)?;
         Ok(network)
     }
 

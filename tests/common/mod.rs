@@ -1,5 +1,5 @@
-//! Helpers shared by the integration tests: building positions from text, naming moves, and a
-//! small deterministic random number generator (no extra crates).
+//! Helpers shared by the integration tests: building positions from text, naming moves, a
+//! small deterministic random number generator (no extra crates) and scratch folders.
 #![allow(dead_code)]
 
 use std::collections::BTreeSet;
@@ -182,4 +182,22 @@ pub fn mutate(text: &str, at: usize, op: u8, c: char) -> String {
         _ => chars.push(c),
     }
     chars.into_iter().collect()
+}
+
+/// An empty scratch folder unique to a test name and process, removed when dropped.
+pub struct Scratch(pub std::path::PathBuf);
+
+impl Scratch {
+    pub fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("shogi-zero-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("create scratch folder");
+        Scratch(dir)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }

@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+pub use crate::common::Scratch;
 pub use crate::common::SplitMix64 as Rng;
 use shogi_zero::nn::NetworkConfig;
 use shogi_zero::rules::notation::sfen;
@@ -63,24 +64,6 @@ pub fn sample_games(id: VariantId, count: usize, seed: u64) -> Vec<Game> {
 /// The network the tests use: two blocks of 16 channels, one with global pooling.
 pub fn tiny_config() -> NetworkConfig {
     NetworkConfig::scaled(2, 16)
-}
-
-/// An empty scratch folder unique to a test name and process, removed when dropped.
-pub struct Scratch(pub PathBuf);
-
-impl Scratch {
-    pub fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("shogi-zero-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("create scratch folder");
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 /// Encoded positions, one after another, with the policy indices of each one's legal moves.

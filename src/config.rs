@@ -1,0 +1,83 @@
+//! Run configurations: the TOML files in `configs/` (one a variant and size). A file names the
+//! variant and has one table per layer: `[network]`, `[inference]`, `[search]`, `[selfplay]`,
+//! `[train]`. Unknown keys are refused; every error names the file and the key. The
+//! `[network]` and `[inference]` tables list every key; the others may leave keys out, which
+//! then take the defaults documented on their fields.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Deserializer};
+
+use crate::mcts::SearchConfig;
+use crate::nn::config::{InferenceConfig, InvalidField, NetworkConfig};
+use crate::rules::VariantId;
+use crate::selfplay::SelfplayConfig;
+use crate::train::TrainConfig;
+
+/// A run configuration file.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunConfig {
+    /// The variant (`shogi`, `heian-dai-shogi`, `chu-shogi`, `dai-shogi`, `tenjiku-shogi`).
+    #[serde(deserialize_with = "variant_by_name")]
+    pub variant: VariantId,
+    /// The network's shape.
+    pub network: NetworkConfig,
+    /// Inference settings.
+    pub inference: InferenceConfig,
+    /// Tree search settings.
+    #[serde(default)]
+    pub search: SearchConfig,
+    /// Self-play settings.
+    #[serde(default)]
+    pub selfplay: SelfplayConfig,
+    /// Training settings.
+    #[serde(default)]
+    pub train: TrainConfig,
+}
+
+/// Why a configuration file could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read config file {path}: {source}")]
+    Read { path: PathBuf, source: std::io::Error },
+    #[error("config file {path}: {message}")]
+    Parse { path: PathBuf, message: String },
+    #[error("config file {path}: {source}")]
+    Invalid { path: PathBuf, source: InvalidField },
+}
+
+impl RunConfig {
+    /// Reads and checks a configuration file.
+    pub fn load(path: &Path) -> Result<RunConfig, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read { path: path.to_path_buf(), source })?;
+        RunConfig::parse(&text, path)
+    }
+
+    /// Parses and checks configuration text; `path` names it in errors.
+    pub fn parse(text: &str, path: &Path) -> Result<RunConfig, ConfigError> {
+        let config: RunConfig = toml::from_str(text)
+            .map_err(|e| ConfigError::Parse { path: path.to_path_buf(), message: e.to_string().trim_end().to_string() })?;
+        config.validate().map_err(|source| ConfigError::Invalid { path: path.to_path_buf(), source })?;
+        Ok(config)
+    }
+
+    /// Checks every table, naming the first field out of range.
+    pub fn validate(&self) -> Result<(), InvalidField> {
+        self.network.validate()?;
+        self.inference.validate()?;
+        self.search.validate()?;
+        self.selfplay.validate()?;
+        self.train.validate()
+    }
+
+    /// The default configuration file of a variant: `configs/<variant>-small.toml`.
+    pub fn default_path(variant: VariantId) -> PathBuf {
+        PathBuf::from("configs").join(format!("{}-small.toml", variant.name()))
+    }
+}
+
+fn variant_by_name<'de, D: Deserializer<'de>>(deserializer: D) -> Result<VariantId, D::Error> {
+    let name = String::deserialize(deserializer)?;
+    name.parse().map_err(serde::de::Error::custom)
+}

@@ -1,0 +1,83 @@
+//! How a self-play worker gets its positions evaluated in batches: through the shared
+//! inference server (many workers, one network thread), or with its own network in lockstep
+//! rounds (one worker; the same batches every run, so seeded runs repeat exactly).
+
+use crate::mcts::{EvaluatorError, NetInput};
+use crate::nn::{Evaluation, Inference, Network, ServerClient};
+use crate::rules::{Game, Move, VariantId};
+
+/// Evaluates positions submitted with tags; answers come back in batches.
+pub trait BatchEvaluator {
+    /// Queues the evaluation of `game`'s position, whose legal moves are `moves`.
+    fn submit(&mut self, tag: usize, game: &Game, moves: &[Move]) -> Result<(), EvaluatorError>;
+    /// Waits for at least one answer and appends every answer available to `out`.
+    fn collect(&mut self, out: &mut Vec<(usize, Evaluation)>) -> Result<(), EvaluatorError>;
+}
+
+/// Through the inference server.
+pub struct ServerBatch {
+    client: ServerClient,
+    input: NetInput,
+}
+
+impl ServerBatch {
+    /// Submits `variant` positions through `client`.
+    pub fn new(client: ServerClient, variant: VariantId) -> ServerBatch {
+        ServerBatch { client, input: NetInput::new(variant) }
+    }
+}
+
+impl BatchEvaluator for ServerBatch {
+    fn submit(&mut self, tag: usize, game: &Game, moves: &[Move]) -> Result<(), EvaluatorError> {
+        self.input.prepare(game, moves)?;
+        Ok(self.client.submit(tag as u64, self.input.planes(), self.input.indices())?)
+    }
+
+    fn collect(&mut self, out: &mut Vec<(usize, Evaluation)>) -> Result<(), EvaluatorError> {
+        let (tag, evaluation) = self.client.receive()?;
+        out.push((tag as usize, evaluation));
+        while let Some((tag, evaluation)) = self.client.try_receive()? {
+            out.push((tag as usize, evaluation));
+        }
+        Ok(())
+    }
+}
+
+/// With a network of its own: everything submitted since the last collect is one batch.
+pub struct DirectBatch {
+    network: Network,
+    input: NetInput,
+    planes: Vec<f32>,
+    legal: Vec<Vec<u32>>,
+    tags: Vec<usize>,
+    output: Inference,
+}
+
+impl DirectBatch {
+    /// Evaluates with `network`.
+    pub fn new(network: Network) -> DirectBatch {
+        let input = NetInput::new(network.variant());
+        DirectBatch { network, input, planes: Vec::new(), legal: Vec::new(), tags: Vec::new(), output: Inference::default() }
+    }
+}
+
+impl BatchEvaluator for DirectBatch {
+    fn submit(&mut self, tag: usize, game: &Game, moves: &[Move]) -> Result<(), EvaluatorError> {
+        self.input.prepare(game, moves)?;
+        self.planes.extend_from_slice(self.input.planes());
+        self.legal.push(self.input.indices().to_vec());
+        self.tags.push(tag);
+        Ok(())
+    }
+
+    fn collect(&mut self, out: &mut Vec<(usize, Evaluation)>) -> Result<(), EvaluatorError> {
+        if self.tags.is_empty() {
+            return Err(crate::nn::ServerError::NothingOutstanding.into());
+        }
+        self.network.infer_into(&self.planes, &self.legal, &mut self.output);
+        out.extend(self.tags.drain(..).enumerate().map(|(i, tag)| (tag, self.output.evaluation(i))));
+        self.planes.clear();
+        self.legal.clear();
+        Ok(())
+    }
+}

@@ -1,0 +1,162 @@
+//! One self-play game: searches move after move (full or fast, playout-cap randomisation),
+//! picks moves with the temperature schedule, resigns lost games (except audited ones) and
+//! keeps the record the trainer will read.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::config::SelfplayConfig;
+use crate::mcts::{Search, SearchConfig};
+use crate::nn::Evaluation;
+use crate::replay::{Ending, GameRecord, GameResult, MoveRecord};
+use crate::rules::notation::{coord, sfen};
+use crate::rules::{Color, Game};
+
+/// What a game needs next.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// An evaluation of the search's leaf ([`SelfplayGame::leaf`]).
+    Evaluate,
+    /// Nothing: the game is over.
+    Finished,
+}
+
+/// A self-play game in progress.
+pub struct SelfplayGame {
+    config: SelfplayConfig,
+    search: Search,
+    rng: ChaCha8Rng,
+    seed: u64,
+    moves: Vec<MoveRecord>,
+    /// Whether the search in progress is a full one (recorded as a policy target).
+    full: bool,
+    resignation_disabled: bool,
+    /// Moves in a row each side has judged lost, Black first.
+    hopeless: [u32; 2],
+    /// In an audited game: the first side that would have resigned.
+    would_have_resigned: Option<Color>,
+    result: Option<GameResult>,
+}
+
+/// A finished game: its record and, for audited games, whether a resignation would have been
+/// wrong (`Some(true)`: the side that would have resigned did not lose).
+pub struct FinishedGame {
+    pub record: GameRecord,
+    pub false_resignation: Option<bool>,
+}
+
+impl SelfplayGame {
+    /// A game from `start`, its random choices drawn from `seed`.
+    pub fn new(start: Game, search: SearchConfig, config: SelfplayConfig, seed: u64) -> SelfplayGame {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let resignation_disabled = config.resign_threshold == 0.0 || rng.random::<f32>() < config.resign_audit_fraction;
+        let mut game = SelfplayGame {
+            config,
+            search: Search::new(start, search),
+            rng,
+            seed,
+            moves: Vec::new(),
+            full: false,
+            resignation_disabled,
+            hopeless: [0; 2],
+            would_have_resigned: None,
+            result: None,
+        };
+        game.begin_search();
+        game
+    }
+
+    /// Starts the search of the next move: full with probability `full_search_fraction`.
+    fn begin_search(&mut self) {
+        self.full = self.rng.random::<f32>() < self.config.full_search_fraction;
+        let simulations = if self.full { self.config.simulations } else { self.config.fast_simulations };
+        self.search.start(simulations, self.full);
+    }
+
+    /// Runs the game on until it needs an evaluation or is over.
+    pub fn step(&mut self) -> Step {
+        loop {
+            if self.result.is_some() {
+                return Step::Finished;
+            }
+            if self.search.select(&mut self.rng) {
+                return Step::Evaluate;
+            }
+            self.play_searched_move();
+        }
+    }
+
+    /// The position to evaluate and its legal moves.
+    pub fn leaf(&self) -> (&Game, &[crate::rules::Move]) {
+        self.search.leaf()
+    }
+
+    /// Takes in the evaluation asked for by [`SelfplayGame::step`].
+    pub fn expand(&mut self, evaluation: &Evaluation) {
+        self.search.expand(evaluation);
+    }
+
+    /// Plies played so far.
+    pub fn ply(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// The search is done: resign or play its move, record it, and go on or finish.
+    fn play_searched_move(&mut self) {
+        let variant = self.search.game().position().variant();
+        let mover = self.search.side_to_move();
+        let ply = self.search.game().ply();
+        let wdl = self.search.root_wdl();
+        if self.judged_lost(mover, wdl) {
+            if self.resignation_disabled {
+                self.would_have_resigned.get_or_insert(mover);
+            } else {
+                self.result = Some(GameResult { winner: Some(mover.opponent().into()), reason: Ending::Resignation });
+                return;
+            }
+        }
+        let temperature = self.config.temperature(ply);
+        let mv = self.search.choose_move(temperature, &mut self.rng).expect("a game in progress has legal moves");
+        let policy = if self.full {
+            self.search.policy_target().into_iter().map(|(m, w)| (coord::write(variant, m), w)).collect()
+        } else {
+            Vec::new()
+        };
+        self.moves.push(MoveRecord { mv: coord::write(variant, mv), policy, root_wdl: wdl });
+        self.search.advance(mv).expect("the search chose a legal move");
+        match self.search.game().outcome() {
+            Some(outcome) => {
+                self.result = Some(GameResult { winner: outcome.winner.map(Into::into), reason: outcome.reason.into() })
+            }
+            None => self.begin_search(),
+        }
+    }
+
+    /// Counts the mover's hopeless evaluations in a row; true once there are enough to resign.
+    fn judged_lost(&mut self, mover: Color, wdl: [f32; 3]) -> bool {
+        let streak = &mut self.hopeless[mover as usize];
+        if self.config.resign_threshold > 0.0 && wdl[0] + wdl[1] / 2.0 < self.config.resign_threshold {
+            *streak += 1;
+        } else {
+            *streak = 0;
+        }
+        *streak >= self.config.resign_consecutive
+    }
+
+    /// The record of the finished game, naming `model`.
+    pub fn finish(self, model: String) -> FinishedGame {
+        let result = self.result.expect("finish is called on finished games");
+        let game = self.search.game();
+        let false_resignation = self.would_have_resigned.map(|side| result.winner != Some(side.opponent().into()));
+        let record = GameRecord {
+            variant: game.position().variant().name().to_string(),
+            start: sfen::write(game.start()),
+            moves: self.moves,
+            result,
+            model,
+            seed: self.seed,
+            resignation_disabled: self.resignation_disabled,
+        };
+        FinishedGame { record, false_resignation }
+    }
+}

@@ -1,0 +1,138 @@
+//! Training settings: the `[train]` table of a run configuration.
+
+use serde::{Deserialize, Serialize};
+
+use crate::nn::config::InvalidField;
+
+/// The optimiser.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Optimizer {
+    /// SGD with Nesterov momentum (AlphaZero, KataGo, lc0).
+    Sgd,
+    /// AdamW (decoupled weight decay).
+    Adamw,
+}
+
+/// How the trainer learns from the replay window.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TrainConfig {
+    /// Positions per minibatch.
+    pub batch_size: usize,
+    /// `sgd` or `adamw`.
+    pub optimizer: Optimizer,
+    /// Peak learning rate.
+    pub learning_rate: f64,
+    /// Steps of linear warm-up from 0 to the peak.
+    pub warmup_steps: u64,
+    /// After warm-up the rate follows a cosine from the peak down to `peak * final_lr_fraction`
+    /// at `total_steps`.
+    pub final_lr_fraction: f64,
+    /// SGD momentum (ignored by AdamW).
+    pub momentum: f64,
+    /// Weight decay (L2 for SGD, decoupled for AdamW).
+    pub weight_decay: f64,
+    /// Gradients are clipped to this global norm; 0 disables clipping.
+    pub gradient_clip: f64,
+    /// Loss weights: policy cross-entropy, WDL cross-entropy, moves-left Huber loss.
+    pub policy_weight: f64,
+    pub value_weight: f64,
+    pub moves_left_weight: f64,
+    /// The window: the newest this many training positions.
+    pub window_positions: usize,
+    /// Each position added to the window may be drawn this many times on average; the trainer
+    /// waits for new games beyond that.
+    pub max_sample_reuse: f64,
+    /// Training starts once the window holds this many positions.
+    pub min_window_positions: usize,
+    /// A checkpoint every this many steps (self-play picks it up).
+    pub checkpoint_every: u64,
+    /// The run ends after this many steps ...
+    pub total_steps: u64,
+    /// ... or after this many minutes of training, whichever comes first (0: no time limit).
+    pub max_minutes: f64,
+    /// Mixed precision (bfloat16 autocast) on CUDA; the CPU always trains in float32.
+    pub mixed_precision: bool,
+}
+
+impl Default for TrainConfig {
+    fn default() -> TrainConfig {
+        TrainConfig {
+            batch_size: 256,
+            optimizer: Optimizer::Sgd,
+            learning_rate: 0.02,
+            warmup_steps: 100,
+            final_lr_fraction: 0.1,
+            momentum: 0.9,
+            weight_decay: 1e-4,
+            gradient_clip: 5.0,
+            policy_weight: 1.0,
+            value_weight: 1.0,
+            moves_left_weight: 0.05,
+            window_positions: 100_000,
+            max_sample_reuse: 4.0,
+            min_window_positions: 2_000,
+            checkpoint_every: 100,
+            total_steps: 10_000,
+            max_minutes: 0.0,
+            mixed_precision: true,
+        }
+    }
+}
+
+impl TrainConfig {
+    /// Checks the values, naming the first field that is out of range.
+    pub fn validate(&self) -> Result<(), InvalidField> {
+        let fail = |name: &str, message: String| Err(InvalidField { field: format!("train.{name}"), message });
+        let range = |name: &str, v: f64, lo: f64, hi: f64| {
+            if v.is_finite() && (lo..=hi).contains(&v) {
+                Ok(())
+            } else {
+                fail(name, format!("{v} is not between {lo} and {hi}"))
+            }
+        };
+        if !(1..=65536).contains(&self.batch_size) {
+            return fail("batch_size", format!("{} is not between 1 and 65536", self.batch_size));
+        }
+        if !(self.learning_rate.is_finite() && self.learning_rate > 0.0 && self.learning_rate <= 10.0) {
+            return fail("learning_rate", format!("{} is not in (0, 10]", self.learning_rate));
+        }
+        range("final_lr_fraction", self.final_lr_fraction, 0.0, 1.0)?;
+        range("momentum", self.momentum, 0.0, 0.999)?;
+        range("weight_decay", self.weight_decay, 0.0, 1.0)?;
+        range("gradient_clip", self.gradient_clip, 0.0, 1e6)?;
+        range("policy_weight", self.policy_weight, 0.0, 100.0)?;
+        range("value_weight", self.value_weight, 0.0, 100.0)?;
+        range("moves_left_weight", self.moves_left_weight, 0.0, 100.0)?;
+        range("max_sample_reuse", self.max_sample_reuse, 0.01, 1000.0)?;
+        range("max_minutes", self.max_minutes, 0.0, 1e7)?;
+        if self.window_positions < self.batch_size {
+            return fail("window_positions", format!("{} is smaller than batch_size ({})", self.window_positions, self.batch_size));
+        }
+        if !(self.batch_size..=self.window_positions).contains(&self.min_window_positions) {
+            return fail(
+                "min_window_positions",
+                format!("{} is not between batch_size ({}) and window_positions ({})", self.min_window_positions, self.batch_size, self.window_positions),
+            );
+        }
+        if self.checkpoint_every == 0 {
+            return fail("checkpoint_every", "0 is not a number of steps (at least 1)".to_string());
+        }
+        if self.total_steps == 0 {
+            return fail("total_steps", "0 is not a number of steps (at least 1)".to_string());
+        }
+        Ok(())
+    }
+
+    /// The learning rate at `step`: linear warm-up, then cosine decay to the final fraction.
+    pub fn learning_rate_at(&self, step: u64) -> f64 {
+        if step < self.warmup_steps {
+            return self.learning_rate * (step + 1) as f64 / self.warmup_steps as f64;
+        }
+        let span = self.total_steps.saturating_sub(self.warmup_steps).max(1) as f64;
+        let progress = ((step - self.warmup_steps) as f64 / span).min(1.0);
+        let floor = self.learning_rate * self.final_lr_fraction;
+        floor + (self.learning_rate - floor) * 0.5 * (1.0 + (std::f64::consts::PI * progress).cos())
+    }
+}

@@ -1,0 +1,172 @@
+//! Self-play with a tiny real network: replay files that the reader validates, seeded
+//! repetition, and no partial file after a kill.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use indicatif::ProgressBar;
+use shogi_zero::mcts::{Model, RootSelection, SearchConfig};
+use shogi_zero::nn::{checkpoint, InferenceConfig, Network, NetworkConfig};
+use shogi_zero::replay::{self, Ending};
+use shogi_zero::rules::VariantId;
+use shogi_zero::selfplay::runner::{self, Counters, Evaluators, SelfplayRun};
+use shogi_zero::selfplay::SelfplayConfig;
+use tch::Device;
+
+use common::Scratch;
+
+const SHOGI: VariantId = VariantId::Shogi;
+
+fn tiny_network(variant: VariantId) -> Network {
+    tch::manual_seed(7);
+    Network::new(variant, &NetworkConfig::scaled(1, 8), Device::Cpu).unwrap()
+}
+
+fn inference() -> InferenceConfig {
+    InferenceConfig { device: Default::default(), precision: Default::default(), batch_size: 16, max_wait_us: 500 }
+}
+
+fn quick_selfplay(ply_cap: u32) -> SelfplayConfig {
+    SelfplayConfig {
+        simulations: 12,
+        fast_simulations: 4,
+        full_search_fraction: 0.5,
+        ply_cap,
+        games_per_worker: 4,
+        games_per_file: 3,
+        resign_threshold: 0.3,
+        resign_consecutive: 2,
+        resign_audit_fraction: 0.5,
+        ..SelfplayConfig::default()
+    }
+}
+
+fn selfplay_run(variant: VariantId, out: &Path, games: u64, root: RootSelection, ply_cap: u32) -> SelfplayRun {
+    SelfplayRun {
+        variant,
+        search: SearchConfig { root, ..SearchConfig::default() },
+        selfplay: quick_selfplay(ply_cap),
+        games: Some(games),
+        seed: 99,
+        out: out.to_path_buf(),
+    }
+}
+
+fn replay_files(dir: &Path) -> Vec<PathBuf> {
+    replay::list_files(dir).unwrap()
+}
+
+#[test]
+fn selfplay_writes_replay_files_that_validate() {
+    for (variant, root, ply_cap) in [(SHOGI, RootSelection::Puct, 80), (VariantId::ChuShogi, RootSelection::Gumbel, 30)] {
+        let scratch = Scratch::new(&format!("selfplay-{}", variant.name()));
+        let model = Model::serve(tiny_network(variant), &inference(), "tiny@0".to_string());
+        let run = selfplay_run(variant, &scratch.0, 7, root, ply_cap);
+        let mut announced = Vec::new();
+        let summary = runner::run(
+            Evaluators::Shared(&model),
+            &run,
+            &AtomicBool::new(false),
+            &ProgressBar::hidden(),
+            &Counters::default(),
+            &mut |path| announced.push(path.to_path_buf()),
+        )
+        .unwrap();
+        assert_eq!(summary.games, 7);
+        assert_eq!(summary.black_wins + summary.white_wins + summary.draws, 7);
+        // 7 games, 3 to a file: 3 files, each announced once.
+        let files = replay_files(&scratch.0);
+        assert_eq!(files.len(), 3, "{files:?}");
+        assert_eq!(announced, summary.files);
+        let mut games = 0;
+        let mut plies = 0;
+        let mut targets = 0;
+        for path in &files {
+            // read_file replays every game through the rules and checks every target.
+            let file = replay::read_file(path).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(file.header.ply_cap, ply_cap);
+            for record in &file.games {
+                games += 1;
+                plies += record.moves.len() as u64;
+                assert_eq!(record.model, "tiny@0");
+                assert!(record.moves.len() <= ply_cap as usize);
+                targets += record.moves.iter().filter(|m| !m.policy.is_empty()).count();
+                if record.result.reason == Ending::PlyCap {
+                    assert_eq!(record.moves.len(), ply_cap as usize);
+                }
+            }
+        }
+        assert_eq!((games, plies), (7, summary.plies));
+        // About half the moves get a full search and a policy target.
+        let share = targets as f64 / plies as f64;
+        assert!((0.3..0.7).contains(&share), "{targets} targets of {plies} moves");
+        // Every leaf went through the network.
+        let (evaluated, _) = model.counts();
+        assert_eq!(evaluated, summary.evaluations);
+        assert!(summary.evaluations >= plies);
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_games_in_deterministic_mode() {
+    let mut runs = Vec::new();
+    for attempt in 0..2 {
+        let scratch = Scratch::new(&format!("selfplay-deterministic-{attempt}"));
+        let run = selfplay_run(SHOGI, &scratch.0, 4, RootSelection::Puct, 40);
+        let evaluators = Evaluators::Deterministic { network: tiny_network(SHOGI), model_id: "tiny@0".to_string() };
+        runner::run(evaluators, &run, &AtomicBool::new(false), &ProgressBar::hidden(), &Counters::default(), &mut |_| {})
+            .unwrap();
+        let records: Vec<_> = replay_files(&scratch.0).iter().flat_map(|p| replay::read_file(p).unwrap().games).collect();
+        runs.push(records);
+    }
+    assert_eq!(runs[0].len(), 4);
+    assert_eq!(runs[0], runs[1]);
+    // Different games: the seeds differ from game to game.
+    assert_ne!(runs[0][0].moves, runs[0][1].moves);
+}
+
+#[test]
+fn a_killed_selfplay_run_leaves_only_whole_files() {
+    let scratch = Scratch::new("selfplay-kill");
+    let models = scratch.0.join("models");
+    let run_dir = checkpoint::run_dir(&models, SHOGI, "tiny").unwrap();
+    checkpoint::save(&tiny_network(SHOGI), &run_dir, 0).unwrap();
+    let config = scratch.0.join("tiny.toml");
+    std::fs::write(
+        &config,
+        "variant = \"shogi\"\n\
+         [network]\nblocks = 1\nchannels = 8\nglobal_pool_every = 2\nglobal_pool_channels = 2\npolicy_channels = 8\nvalue_channels = 8\nvalue_hidden = 16\n\
+         [inference]\ndevice = \"cpu\"\nprecision = \"f32\"\nbatch_size = 8\nmax_wait_us = 200\n\
+         [selfplay]\nsimulations = 8\nfast_simulations = 4\nply_cap = 40\ngames_per_worker = 4\ngames_per_file = 1\n",
+    )
+    .unwrap();
+    let out = scratch.0.join("replay");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shogi-zero"))
+        .args(["selfplay", "--variant", "shogi", "--games", "100000", "--model"])
+        .arg(&run_dir)
+        .arg("--config")
+        .arg(&config)
+        .arg("--out")
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it (SIGKILL) soon after its first files appear, likely in the middle of a write.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while replay::list_files(&out).map(|f| f.len()).unwrap_or(0) < 3 {
+        assert!(Instant::now() < deadline, "no replay file within a minute");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let files = replay_files(&out);
+    assert!(files.len() >= 3);
+    for path in files {
+        replay::read_file(&path).unwrap_or_else(|e| panic!("{e}"));
+    }
+}
