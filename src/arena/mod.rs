@@ -1,1 +1,46 @@
 //! The evaluation arena: players, paired matches, Elo with confidence, SPRT, ladders.
+//!
+//! - [`player`]: the [`Player`] trait, budgets, player specs and factories;
+//!   [`random`], [`alphabeta`], and outside engines over [`usi`] and [`xboard`] ([`engine`]).
+//! - [`opening`]: random or file openings; [`runner`]: the match; [`records`]: results files,
+//!   game records and CSA; [`stats`]: Elo, confidence, LOS and SPRT; [`ladder`]: Elo over a
+//!   training run and gating.
+
+pub mod alphabeta;
+pub mod engine;
+pub mod ladder;
+pub mod opening;
+pub mod player;
+pub mod random;
+pub mod records;
+pub mod runner;
+pub mod stats;
+pub mod usi;
+pub mod xboard;
+
+use std::path::PathBuf;
+
+pub use ladder::{gate, run_ladder, GateConfig, GateDecision, LadderConfig, LadderRow};
+pub use opening::{Opening, Openings};
+pub use player::{factory, Budget, Player, PlayerError, PlayerFactory, PlayerSpec, SpecError};
+pub use runner::{run_match, MatchConfig, MatchReport};
+pub use stats::{EloEstimate, Sprt, Wdl};
+
+/// Why a match or ladder could not be played to its end.
+#[derive(Debug, thiserror::Error)]
+pub enum ArenaError {
+    #[error("player '{name}': {source}")]
+    Player { name: String, source: PlayerError },
+    #[error("cannot write {path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error(transparent)]
+    Openings(#[from] opening::OpeningError),
+    #[error("no checkpoints (step-*.json) in {0}")]
+    NoCheckpoints(PathBuf),
+    #[error("a ladder needs an anchor, predecessor matches, or both")]
+    NoLadderOpponent,
+    #[error("a match needs at least one game")]
+    NoGames,
+    #[error(transparent)]
+    Plot(#[from] crate::plot::PlotError),
+}

@@ -1,6 +1,7 @@
 //! The command line: one module per command. Every command turns its raw arguments into
 //! validated values first; any error ends the program with exit code 2.
 
+mod arena;
 mod bench;
 mod perft;
 mod replay;
@@ -38,6 +39,8 @@ pub enum Command {
     Selfplay(selfplay::SelfplayArgs),
     /// Work with replay files (self-play games): `replay check` validates them and prints totals.
     Replay(replay::ReplayArgs),
+    /// Play a match between two players (Elo, SPRT), or `arena ladder` over a training run.
+    Arena(arena::ArenaArgs),
 }
 
 /// Runs a parsed command line.
@@ -49,6 +52,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Selfcheck(args) => selfcheck::run(args),
         Command::Selfplay(args) => selfplay::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Arena(args) => arena::run(args),
     }
 }
 

@@ -1,0 +1,333 @@
+//! The match runner: games in pairs from the same opening with colours swapped, several at a
+//! time on threads, every game played to its end by the rules or decided by a player's failure.
+//!
+//! Game `2k` of a match (0-based) has the first player as Black and game `2k + 1` the second,
+//! both from the opening of pair `k`. Each worker thread keeps its own two players for the games
+//! it plays (made by the factories, re-made after a failure); with one worker and in-process
+//! players a seed reproduces a match exactly. With an SPRT the match stops once a bound is
+//! reached: games already started are finished and counted. Progress (games, score, Elo) is shown
+//! on standard error; files go to the output folder (see [`super::records`]).
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::Arc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::opening::Openings;
+use super::player::{Budget, Player, PlayerError, PlayerFactory};
+use super::records::{self, Ending, FailureKind, GameRecord, MatchSummary, PlayerSummary, SprtReport};
+use super::stats::{EloEstimate, Sprt, SprtDecision, Wdl};
+use super::ArenaError;
+use crate::rules::notation::coord;
+use crate::rules::{Color, Game, GameRules, VariantId};
+
+/// Time between two snapshots of the results files during a match.
+const SNAPSHOT_INTERVAL: Duration = Duration::from_secs(10);
+
+/// How a match is played.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub variant: VariantId,
+    /// Games to play; played in pairs, so an odd number is rounded up.
+    pub games: u32,
+    /// Games played at the same time.
+    pub concurrency: usize,
+    pub budget: Budget,
+    pub openings: Openings,
+    /// Ply cap and declaration setting of every game.
+    pub rules: GameRules,
+    pub seed: u64,
+    pub sprt: Option<Sprt>,
+    /// Folder for `results.json`, `games.jsonl` and CSA files; nothing is written without one.
+    pub out: Option<std::path::PathBuf>,
+    /// Whether to draw a progress bar on standard error.
+    pub progress: bool,
+}
+
+impl MatchConfig {
+    /// Two games from the start position of `variant`, one at a time, default budget and rules,
+    /// seed 0, no SPRT, no files, no progress bar.
+    pub fn new(variant: VariantId) -> MatchConfig {
+        MatchConfig {
+            variant,
+            games: 2,
+            concurrency: 1,
+            budget: Budget::Default,
+            openings: Openings::Random { plies: 0 },
+            rules: GameRules::default_for(variant.variant()),
+            seed: 0,
+            sprt: None,
+            out: None,
+            progress: false,
+        }
+    }
+}
+
+/// What a match produced: the summary and every game, in game order.
+#[derive(Clone, Debug)]
+pub struct MatchReport {
+    pub summary: MatchSummary,
+    pub records: Vec<GameRecord>,
+}
+
+/// Text of a budget for summaries.
+fn budget_text(budget: Budget) -> String {
+    match budget {
+        Budget::Default => "default".to_string(),
+        Budget::Sims(n) => format!("sims {n}"),
+        Budget::Time(t) => format!("time-ms {}", t.as_millis()),
+    }
+}
+
+/// Text of an openings source for summaries.
+fn openings_text(openings: &Openings) -> String {
+    match openings {
+        Openings::Random { plies } => format!("{plies} random plies"),
+        Openings::List(list) => format!("{} openings from a file", list.len()),
+    }
+}
+
+/// A finished game on its way from a worker to the collector.
+struct Finished {
+    record: GameRecord,
+    /// The CSA text, for shogi.
+    csa: Option<String>,
+}
+
+/// Plays a match between `players[0]` and `players[1]`.
+pub fn run_match(config: &MatchConfig, players: [Arc<dyn PlayerFactory>; 2]) -> Result<MatchReport, ArenaError> {
+    if config.games == 0 {
+        return Err(ArenaError::NoGames);
+    }
+    let total = config.games.div_ceil(2) * 2;
+    let names = [players[0].name().to_string(), players[1].name().to_string()];
+    let mut summary = MatchSummary {
+        variant: config.variant.name().to_string(),
+        games: 0,
+        players: names.clone().map(|name| PlayerSummary { name, ..PlayerSummary::default() }),
+        elo: None,
+        sprt: None,
+        stopped_early: false,
+        adjudicated: 0,
+        seed: config.seed,
+        ply_cap: config.rules.ply_cap,
+        budget: budget_text(config.budget),
+        openings: openings_text(&config.openings),
+    };
+    if let Some(dir) = &config.out {
+        std::fs::create_dir_all(dir).map_err(|source| ArenaError::Io { path: dir.clone(), source })?;
+    }
+    let progress = if config.progress { ProgressBar::new(total as u64) } else { ProgressBar::hidden() };
+    progress.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed_precise} < {eta}]")
+            .expect("the template is valid"),
+    );
+    let next = AtomicU32::new(0);
+    let stop = AtomicBool::new(false);
+    let (sender, receiver) = crossbeam_channel::unbounded::<Result<Finished, ArenaError>>();
+    let mut records = Vec::new();
+    let mut error = None;
+    let mut last_snapshot = Instant::now();
+    thread::scope(|scope| {
+        for worker in 0..config.concurrency.clamp(1, total as usize) {
+            let (sender, players, next, stop, names) = (sender.clone(), &players, &next, &stop, &names);
+            scope.spawn(move || {
+                let mut seats: [Option<Box<dyn Player>>; 2] = [None, None];
+                while !stop.load(Ordering::SeqCst) {
+                    let index = next.fetch_add(1, Ordering::SeqCst);
+                    if index >= total {
+                        break;
+                    }
+                    let finished = play_indexed_game(config, players, names, &mut seats, worker, index);
+                    let failed = finished.is_err();
+                    if sender.send(finished).is_err() || failed {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        for message in receiver {
+            let finished = match message {
+                Ok(finished) => finished,
+                Err(e) => {
+                    stop.store(true, Ordering::SeqCst);
+                    error.get_or_insert(e);
+                    continue;
+                }
+            };
+            if let (Some(dir), Some(csa)) = (&config.out, &finished.csa) {
+                let path = records::csa_path(dir, finished.record.game);
+                let written = path.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|()| records::write_atomic(&path, csa.as_bytes()));
+                if let Err(source) = written {
+                    stop.store(true, Ordering::SeqCst);
+                    error.get_or_insert(ArenaError::Io { path, source });
+                }
+            }
+            tally(&mut summary, &finished.record, config.sprt);
+            records.push(finished.record);
+            if summary.sprt.as_ref().is_some_and(|s| s.status.decision != SprtDecision::Continue) {
+                stop.store(true, Ordering::SeqCst);
+            }
+            progress.set_position(summary.games as u64);
+            progress.set_message(progress_message(&summary));
+            if config.out.is_some() && last_snapshot.elapsed() >= SNAPSHOT_INTERVAL {
+                last_snapshot = Instant::now();
+                if let Err(e) = save(config.out.as_deref(), &summary, &mut records) {
+                    error.get_or_insert(e);
+                    stop.store(true, Ordering::SeqCst);
+                }
+            }
+        }
+    });
+    progress.finish_and_clear();
+    summary.stopped_early = summary.games < total;
+    save(config.out.as_deref(), &summary, &mut records)?;
+    match error {
+        Some(e) => Err(e),
+        None => Ok(MatchReport { summary, records }),
+    }
+}
+
+/// Writes the results files when there is an output folder (records sorted by game first).
+fn save(out: Option<&Path>, summary: &MatchSummary, records: &mut [GameRecord]) -> Result<(), ArenaError> {
+    records.sort_by_key(|r| r.game);
+    let Some(dir) = out else { return Ok(()) };
+    records::write_match_files(dir, summary, records).map_err(|source| ArenaError::Io { path: dir.to_path_buf(), source })
+}
+
+/// Counts a finished game into the summary.
+fn tally(summary: &mut MatchSummary, record: &GameRecord, sprt: Option<Sprt>) {
+    let winner = record.winner();
+    for (player, entry) in summary.players.iter_mut().enumerate() {
+        let color = if player == record.black_player { Color::Black } else { Color::White };
+        let won = winner.map(|w| w == color);
+        entry.total.add(won);
+        match color {
+            Color::Black => entry.as_black.add(won),
+            Color::White => entry.as_white.add(won),
+        }
+        entry.points = entry.total.points();
+    }
+    summary.games += 1;
+    summary.adjudicated += record.adjudicated as u32;
+    let first: Wdl = summary.players[0].total;
+    summary.elo = EloEstimate::of(first);
+    summary.sprt = sprt.map(|test| SprtReport { test, status: test.status(first) });
+}
+
+/// The progress bar's message: the first player's score and Elo so far.
+fn progress_message(summary: &MatchSummary) -> String {
+    let first = &summary.players[0];
+    let mut message = format!("{} {} ({}/{})", first.name, first.total, first.points, first.total.games());
+    if let Some(elo) = &summary.elo {
+        message.push_str(&format!("  Elo {:+.0} +/- {:.0}", elo.elo, elo.margin));
+    }
+    if let Some(sprt) = &summary.sprt {
+        message.push_str(&format!("  LLR {:.2} [{:.2}, {:.2}]", sprt.status.llr, sprt.status.lower_bound, sprt.status.upper_bound));
+    }
+    message
+}
+
+/// Mixes the match seed with numbers into a player seed (SplitMix64 finaliser).
+fn mix_seed(seed: u64, parts: &[u64]) -> u64 {
+    parts.iter().fold(seed, |acc, &p| {
+        let mut z = acc ^ p.wrapping_add(0x9E37_79B9_7F4A_7C15).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    })
+}
+
+/// Plays game `index` of the match with the worker's players (making those it lacks).
+fn play_indexed_game(
+    config: &MatchConfig,
+    factories: &[Arc<dyn PlayerFactory>; 2],
+    names: &[String; 2],
+    seats: &mut [Option<Box<dyn Player>>; 2],
+    worker: usize,
+    index: u32,
+) -> Result<Finished, ArenaError> {
+    let pair = index / 2;
+    let black_player = (index % 2) as usize;
+    let make = |p: usize| {
+        let seed = mix_seed(config.seed, &[worker as u64, index as u64, p as u64]);
+        factories[p].new_player(seed).map_err(|source| ArenaError::Player { name: names[p].clone(), source })
+    };
+    let opening = config.openings.for_pair(config.variant, config.rules, config.seed, pair);
+    let mut game = opening.game(config.rules);
+    let [first, second] = &mut *seats;
+    let first = match first.take() {
+        Some(player) => first.insert(player),
+        None => first.insert(make(0)?),
+    };
+    let second = match second.take() {
+        Some(player) => second.insert(player),
+        None => second.insert(make(1)?),
+    };
+    let (black, white) = if black_player == 0 { (first, second) } else { (second, first) };
+    let ending = play_game(&mut game, [black.as_mut(), white.as_mut()], config.budget).map_err(|(color, source)| {
+        let p = if color == Color::Black { black_player } else { 1 - black_player };
+        ArenaError::Player { name: names[p].clone(), source }
+    })?;
+    if let Ending::Failure { loser, kind, .. } = &ending {
+        if *kind != FailureKind::Resigned {
+            // A failed player (timed out, crashed, out of step) is made afresh for the next game.
+            let p = if *loser == Color::Black { black_player } else { 1 - black_player };
+            seats[p] = None;
+        }
+    }
+    let by_color = [names[black_player].as_str(), names[1 - black_player].as_str()];
+    let record = GameRecord::new(index + 1, pair + 1, black_player, [&names[0], &names[1]], game.start(), opening.moves.len(), game.moves(), &ending);
+    let csa = records::csa_text(game.start(), game.moves(), by_color, &ending);
+    Ok(Finished { record, csa })
+}
+
+/// Plays `game` to its end between `players` (Black first). A player's failure loses the game
+/// for it, except a fatal one ([`PlayerError::is_fatal`]), which is returned with its colour.
+pub fn play_game(game: &mut Game, mut players: [&mut dyn Player; 2], budget: Budget) -> Result<Ending, (Color, PlayerError)> {
+    let fail = |loser: Color, error: PlayerError| -> Result<Ending, (Color, PlayerError)> {
+        if error.is_fatal() {
+            return Err((loser, error));
+        }
+        let kind = match error {
+            PlayerError::Resigned => FailureKind::Resigned,
+            PlayerError::Timeout { .. } => FailureKind::TimeUp,
+            PlayerError::IllegalMove { .. } => FailureKind::IllegalMove,
+            _ => FailureKind::Other,
+        };
+        Ok(Ending::Failure { loser, kind, error: error.to_string() })
+    };
+    let mut ending = None;
+    for color in Color::ALL {
+        if let Err(e) = players[color.index()].new_game(game, color) {
+            ending = Some(fail(color, e)?);
+            break;
+        }
+    }
+    let ending = match ending {
+        Some(ending) => ending,
+        None => loop {
+            if let Some(outcome) = game.outcome() {
+                break Ending::Rules { winner: outcome.winner, reason: outcome.reason };
+            }
+            let side = game.position().side_to_move();
+            match players[side.index()].choose(game, budget) {
+                Ok(mv) => {
+                    if game.play(mv).is_err() {
+                        let text = coord::write(game.position().variant(), mv);
+                        break Ending::Failure { loser: side, kind: FailureKind::IllegalMove, error: format!("illegal move '{text}'") };
+                    }
+                }
+                Err(e) => break fail(side, e)?,
+            }
+        },
+    };
+    for player in players.iter_mut() {
+        player.game_over(ending.winner());
+    }
+    Ok(ending)
+}

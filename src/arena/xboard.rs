@@ -1,0 +1,233 @@
+//! Players speaking the xboard/CECP protocol (version 2) to an outside engine.
+//!
+//! Start-up: `xboard`, `protover 2`, then the engine's `feature` lines up to `done=1`, each
+//! feature answered with `accepted` or `rejected`; the engine must list the variant in its
+//! `variants` feature. `memory <MB>` is sent where the engine asks for it (HaChu needs it before
+//! it can search), and `option <Name>=<value>` per option. Each game: `new`, `variant <name>`,
+//! `force`, `easy`, `sd <n>` when the spec sets a depth, then `ping` → `pong` where supported.
+//! The engine stays in force mode: before each of its moves it is sent the moves it has not seen
+//! (`usermove <move>` or the bare move), `st <s>` (whole seconds, at least 1) with `time` and
+//! `otim` in centiseconds, and `go`; it answers `move <move>` and is put back in force mode. At
+//! the end: `result 1-0|0-1|1/2-1/2 {...}` (the first player, Black, is xboard's "white").
+//! `resign`, a result claim while the game is not over, `Illegal move` (the engine refused one of
+//! our moves) and `Error` lines lose the game for the engine. Games must start from the variant's
+//! start position (opening moves are fine; SFEN starts are not).
+//!
+//! Moves are written and read with [`crate::rules::notation::xboard`] (files from Black's left,
+//! ranks from Black's side, two-leg moves as comma-separated legs, `@@@@` for the pass).
+
+use std::time::{Duration, Instant};
+
+use super::engine::{Limit, Process};
+use super::player::{Budget, EngineSpec, Player, PlayerError};
+use crate::rules::notation::xboard as notation;
+use crate::rules::{Color, Game, Move, Position, VariantId};
+
+/// The xboard name of a variant (as XBoard and HaChu spell it), if it has one.
+pub fn builtin_variant_name(variant: VariantId) -> Option<&'static str> {
+    match variant {
+        VariantId::Shogi => Some("shogi"),
+        VariantId::ChuShogi => Some("chu"),
+        VariantId::DaiShogi => Some("dai"),
+        VariantId::TenjikuShogi => Some("tenjiku"),
+        VariantId::HeianDaiShogi => None,
+    }
+}
+
+/// The variant name to send: the spec's `variant=`, else the built-in one.
+pub(crate) fn variant_name(spec: &EngineSpec, variant: VariantId) -> Result<String, PlayerError> {
+    spec.variant.clone().or_else(|| builtin_variant_name(variant).map(str::to_string)).ok_or_else(|| PlayerError::Unsupported {
+        engine: spec.program_name(),
+        message: format!("{variant} has no xboard variant name; give the engine's with variant=<name>"),
+    })
+}
+
+/// Splits a `feature` line into its `name=value` pairs (values may be quoted).
+fn parse_features(line: &str) -> Vec<(String, String)> {
+    let mut pairs = Vec::new();
+    let mut rest = line.trim_start();
+    while let Some(eq) = rest.find('=') {
+        let name = rest[..eq].trim().to_string();
+        let after = &rest[eq + 1..];
+        let (value, next) = match after.strip_prefix('"') {
+            Some(quoted) => match quoted.find('"') {
+                Some(end) => (&quoted[..end], &quoted[end + 1..]),
+                None => (quoted, ""),
+            },
+            None => after.split_at(after.find(char::is_whitespace).unwrap_or(after.len())),
+        };
+        pairs.push((name, value.to_string()));
+        rest = next.trim_start();
+    }
+    pairs
+}
+
+/// Features this player makes use of or tolerates; any other is rejected.
+const ACCEPTED_FEATURES: &[&str] = &[
+    "done", "ping", "usermove", "myname", "variants", "memory", "option", "setboard", "colors", "sigint", "sigterm",
+    "debug", "reuse", "analyze", "time", "draw", "name", "smp", "highlight", "playother", "ics", "pause", "nps",
+];
+
+/// What the engine said about itself.
+#[derive(Debug, Default)]
+struct Features {
+    usermove: bool,
+    ping: bool,
+    memory: bool,
+    variants: Option<Vec<String>>,
+}
+
+/// An xboard engine in play.
+pub struct XboardPlayer {
+    name: String,
+    spec: EngineSpec,
+    process: Process,
+    variant: VariantId,
+    variant_name: String,
+    features: Features,
+    /// Moves of the current game the engine has been told of (or made).
+    synced: usize,
+    pings: u32,
+}
+
+impl XboardPlayer {
+    /// Greets the engine on `process`, reads its features and sends memory and options.
+    pub(crate) fn start(name: String, spec: EngineSpec, mut process: Process, variant: VariantId) -> Result<XboardPlayer, PlayerError> {
+        let variant_name = variant_name(&spec, variant)?;
+        process.send("xboard", "start xboard mode")?;
+        process.send("protover 2", "answer 'protover 2'")?;
+        let mut features = Features::default();
+        let mut replies = Vec::new();
+        process.read_until(Instant::now(), spec.timeout, "send its features up to 'feature done=1'", |line| {
+            let Some(list) = line.strip_prefix("feature ") else { return Ok(None) };
+            let mut done = false;
+            for (feature, value) in parse_features(list) {
+                match feature.as_str() {
+                    "usermove" => features.usermove = value == "1",
+                    "ping" => features.ping = value == "1",
+                    "memory" => features.memory = value == "1",
+                    "variants" => features.variants = Some(value.split(',').map(|v| v.trim().to_string()).collect()),
+                    "done" => done = value == "1",
+                    _ => {}
+                }
+                let verdict = if ACCEPTED_FEATURES.contains(&feature.as_str()) { "accepted" } else { "rejected" };
+                replies.push(format!("{verdict} {feature}"));
+            }
+            Ok(done.then_some(()))
+        })?;
+        for reply in &replies {
+            process.send(reply, "take the feature replies")?;
+        }
+        let offered = features.variants.clone().unwrap_or_default();
+        if !offered.contains(&variant_name) {
+            return Err(PlayerError::Unsupported {
+                engine: process.engine().to_string(),
+                message: format!("it does not offer variant '{variant_name}' (it offers: {})", offered.join(", ")),
+            });
+        }
+        if features.memory {
+            process.send(&format!("memory {}", spec.memory_mb), "take its hash size")?;
+        }
+        for (option, value) in &spec.options {
+            process.send(&format!("option {option}={value}"), "take its options")?;
+        }
+        Ok(XboardPlayer { name, spec, process, variant, variant_name, features, synced: 0, pings: 0 })
+    }
+
+    /// Sends a move of ours (or the opponent's) in force mode.
+    fn send_move(&mut self, mv: Move) -> Result<(), PlayerError> {
+        let text = notation::write(self.variant.variant(), mv);
+        let line = if self.features.usermove { format!("usermove {text}") } else { text };
+        self.process.send(&line, "take a move")
+    }
+
+    /// Waits for the engine's answer to `go`: its move text (two-leg moves may come as two
+    /// `move` lines, the first ending in a comma).
+    fn read_move(&mut self, started: Instant, wait: Duration) -> Result<String, PlayerError> {
+        let mut pending = String::new();
+        let engine = self.process.engine().to_string();
+        self.process.read_until(started, wait, "answer 'go' with a move", |line| {
+            let mut words = line.split_whitespace();
+            let first = words.next().unwrap_or("");
+            if first == "move" || line.starts_with("My move is") {
+                let text = line.rsplit(' ').next().unwrap_or("");
+                pending.push_str(text);
+                return Ok((!pending.ends_with(',')).then(|| std::mem::take(&mut pending)));
+            }
+            if first == "resign" {
+                return Err(PlayerError::Resigned);
+            }
+            if line.starts_with("Illegal move") || line.starts_with("Error") || first == "tellusererror" {
+                return Err(PlayerError::Protocol { engine: engine.clone(), message: format!("said '{line}'") });
+            }
+            if ["1-0", "0-1", "1/2-1/2"].contains(&first) {
+                return Err(PlayerError::Protocol {
+                    engine: engine.clone(),
+                    message: format!("claimed '{line}' while the game was not over"),
+                });
+            }
+            Ok(None)
+        })
+    }
+}
+
+impl Player for XboardPlayer {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn new_game(&mut self, game: &Game, _color: Color) -> Result<(), PlayerError> {
+        if *game.start() != Position::start(self.variant) {
+            return Err(PlayerError::Unsupported {
+                engine: self.process.engine().to_string(),
+                message: "xboard engines start from the variant's start position; give openings as moves".to_string(),
+            });
+        }
+        self.synced = 0;
+        let commands = ["new".to_string(), format!("variant {}", self.variant_name), "force".to_string(), "easy".to_string()];
+        for command in commands.iter().chain(self.spec.depth.map(|d| format!("sd {d}")).iter()) {
+            self.process.send(command, "start a game")?;
+        }
+        if self.features.ping {
+            self.pings += 1;
+            let (ping, pong) = (format!("ping {}", self.pings), format!("pong {}", self.pings));
+            self.process.send(&ping, "answer 'ping'")?;
+            self.process.read_until(Instant::now(), self.spec.timeout, &format!("answer '{ping}' with '{pong}'"), |line| {
+                Ok((line == pong).then_some(()))
+            })?;
+        }
+        Ok(())
+    }
+
+    fn choose(&mut self, game: &Game, budget: Budget) -> Result<Move, PlayerError> {
+        for &mv in &game.moves()[self.synced.min(game.ply())..] {
+            self.send_move(mv)?;
+        }
+        let limit = Limit::of(&self.spec, budget);
+        let think = match limit {
+            Limit::Time(t) => t,
+            Limit::Depth(_) | Limit::Nodes(_) => self.spec.timeout,
+        };
+        let centiseconds = think.as_millis().div_ceil(10);
+        let seconds = think.as_millis().div_ceil(1000).max(1);
+        for command in [format!("st {seconds}"), format!("time {centiseconds}"), format!("otim {centiseconds}")] {
+            self.process.send(&command, "take its time")?;
+        }
+        let started = Instant::now();
+        self.process.send("go", "search")?;
+        let text = self.read_move(started, limit.wait(&self.spec))?;
+        self.process.send("force", "stop after its move")?;
+        self.synced = game.ply() + 1;
+        notation::parse(game.position(), &text).map_err(|_| PlayerError::IllegalMove { text })
+    }
+
+    fn game_over(&mut self, winner: Option<Color>) {
+        let result = match winner {
+            Some(Color::Black) => "1-0 {Black wins}",
+            Some(Color::White) => "0-1 {White wins}",
+            None => "1/2-1/2 {Draw}",
+        };
+        // The engine is dropped after a failure, so a lost line only matters to it.
+        let _ = self.process.send(&format!("result {result}"), "hear the result");
+    }
+}

@@ -1,0 +1,214 @@
+//! `shogi-zero arena`: a match between two players, or (`arena ladder`) the Elo of every
+//! checkpoint of a training run.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{bail, ensure, Context};
+use clap::{Args, Subcommand};
+
+use crate::arena::opening::{read_openings, Openings};
+use crate::arena::stats::SprtDecision;
+use crate::arena::{factory, run_ladder, run_match, Budget, LadderConfig, MatchConfig, PlayerFactory, PlayerSpec, Sprt};
+use crate::nn::checkpoint;
+use crate::rules::{GameRules, VariantId};
+
+/// Default number of games of a match.
+const DEFAULT_MATCH_GAMES: u32 = 100;
+/// Default number of games per ladder match.
+const DEFAULT_LADDER_GAMES: u32 = 20;
+
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct ArenaArgs {
+    #[command(subcommand)]
+    command: Option<ArenaCommand>,
+    /// Variant name (shogi, heian-dai-shogi, chu-shogi, dai-shogi, tenjiku-shogi).
+    #[arg(long, required = true)]
+    variant: Option<String>,
+    /// A player, given twice: random, alphabeta:<depth>, usi:<command>[?key=value&...],
+    /// xboard:<command>[?...] or a checkpoint path (see README).
+    #[arg(long = "player", required = true)]
+    players: Vec<String>,
+    #[command(flatten)]
+    settings: MatchSettings,
+    /// Stop early by SPRT: elo0,elo1,alpha,beta (for example 0,10,0.05,0.05).
+    #[arg(long)]
+    sprt: Option<String>,
+    /// Folder for results.json, games.jsonl and (shogi) CSA game files.
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+enum ArenaCommand {
+    /// Play every checkpoint of a run against an anchor and/or its predecessor; write the Elo
+    /// over training steps as ladder.csv and ladder.png.
+    Ladder(LadderArgs),
+}
+
+#[derive(Debug, Args)]
+struct LadderArgs {
+    /// The run folder (models/<variant>/<run>) holding step-*.json checkpoints.
+    #[arg(long)]
+    run: PathBuf,
+    /// The fixed opponent (a player spec), or `none`.
+    #[arg(long, default_value = "random")]
+    anchor: String,
+    /// Also play each checkpoint against the one before it.
+    #[arg(long)]
+    predecessor: bool,
+    #[command(flatten)]
+    settings: MatchSettings,
+    /// Output folder (default: <run>/ladder).
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+/// Settings shared by matches and ladders.
+#[derive(Debug, Args)]
+struct MatchSettings {
+    /// Games per match, played in pairs with colours swapped (default: 100, ladder 20).
+    #[arg(long)]
+    games: Option<u32>,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Search budget of every player in simulations (MCTS) or nodes (USI engines).
+    #[arg(long, conflicts_with = "time_ms")]
+    sims: Option<u32>,
+    /// Search budget of every player in milliseconds per move.
+    #[arg(long)]
+    time_ms: Option<u64>,
+    /// Openings file: one opening per line (startpos/sfen ... moves ..., or bare moves).
+    #[arg(long, conflicts_with = "random_opening_plies")]
+    openings: Option<PathBuf>,
+    /// Random plies from the start position for each pair's opening.
+    #[arg(long, default_value_t = 4)]
+    random_opening_plies: u32,
+    /// Seed of openings and random players.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Ply cap of every game (default: the variant's).
+    #[arg(long)]
+    ply_cap: Option<u32>,
+}
+
+impl MatchSettings {
+    /// The match configuration for `variant`.
+    fn config(&self, variant: VariantId, default_games: u32) -> anyhow::Result<MatchConfig> {
+        let mut rules = GameRules::default_for(variant.variant());
+        if let Some(cap) = self.ply_cap {
+            ensure!(cap > 0, "--ply-cap must be at least 1");
+            rules.ply_cap = cap;
+        }
+        let games = self.games.unwrap_or(default_games);
+        ensure!(games > 0, "--games must be at least 1");
+        ensure!(self.concurrency > 0, "--concurrency must be at least 1");
+        let budget = match (self.sims, self.time_ms) {
+            (Some(0), _) => bail!("--sims must be at least 1"),
+            (_, Some(0)) => bail!("--time-ms must be at least 1"),
+            (Some(n), _) => Budget::Sims(n),
+            (_, Some(ms)) => Budget::Time(Duration::from_millis(ms)),
+            _ => Budget::Default,
+        };
+        let openings = match &self.openings {
+            Some(path) => Openings::List(read_openings(variant, path, rules)?),
+            None => Openings::Random { plies: self.random_opening_plies },
+        };
+        Ok(MatchConfig {
+            games,
+            concurrency: self.concurrency,
+            budget,
+            openings,
+            rules,
+            seed: self.seed,
+            progress: true,
+            ..MatchConfig::new(variant)
+        })
+    }
+}
+
+/// The factory of a player spec given on the command line.
+fn player_factory(text: &str, variant: VariantId) -> anyhow::Result<Arc<dyn PlayerFactory>> {
+    let spec: PlayerSpec = text.parse()?;
+    factory(&spec, variant).with_context(|| format!("player '{text}'"))
+}
+
+pub fn run(args: ArenaArgs) -> anyhow::Result<ExitCode> {
+    if let Some(ArenaCommand::Ladder(ladder)) = args.command {
+        return run_ladder_command(ladder);
+    }
+    let variant: VariantId = args.variant.as_deref().unwrap_or_default().parse()?;
+    ensure!(args.players.len() == 2, "give exactly two --player options (got {})", args.players.len());
+    let players = [player_factory(&args.players[0], variant)?, player_factory(&args.players[1], variant)?];
+    let mut config = args.settings.config(variant, DEFAULT_MATCH_GAMES)?;
+    config.sprt = args.sprt.as_deref().map(str::parse::<Sprt>).transpose()?;
+    config.out = args.out.clone();
+    let report = run_match(&config, players)?;
+    let summary = &report.summary;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{} games of {} ({} adjudicated)", summary.games, summary.variant, summary.adjudicated)?;
+    let width = summary.players.iter().map(|p| p.name.len()).max().unwrap_or(0);
+    for p in &summary.players {
+        let percent = 100.0 * p.total.score().unwrap_or(0.0);
+        writeln!(
+            out,
+            "{:<width$}  {}  {}/{} ({percent:.1}%)  as Black {}  as White {}",
+            p.name,
+            p.total,
+            p.points,
+            p.total.games(),
+            p.as_black,
+            p.as_white
+        )?;
+    }
+    if let Some(elo) = &summary.elo {
+        writeln!(out, "{} vs {}: {elo}", summary.players[0].name, summary.players[1].name)?;
+    }
+    if let Some(sprt) = &summary.sprt {
+        let verdict = match sprt.status.decision {
+            SprtDecision::Continue => "no decision",
+            SprtDecision::AcceptH0 => "H0 accepted",
+            SprtDecision::AcceptH1 => "H1 accepted",
+        };
+        writeln!(
+            out,
+            "SPRT elo0 {} elo1 {}: LLR {:.3} [{:.3}, {:.3}] {verdict}",
+            sprt.test.elo0, sprt.test.elo1, sprt.status.llr, sprt.status.lower_bound, sprt.status.upper_bound
+        )?;
+    }
+    if let Some(dir) = &args.out {
+        writeln!(out, "results in {}", dir.join("results.json").display())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_ladder_command(args: LadderArgs) -> anyhow::Result<ExitCode> {
+    let steps = crate::arena::ladder::checkpoints(&args.run)?;
+    let (path, metadata) = checkpoint::read_metadata(&steps[0].1)?;
+    let variant: VariantId =
+        metadata.layout.variant.parse().with_context(|| format!("checkpoint {}", path.display()))?;
+    let anchor = match args.anchor.as_str() {
+        "none" => None,
+        text => Some(text.parse::<PlayerSpec>()?),
+    };
+    let config = LadderConfig {
+        run: args.run.clone(),
+        anchor,
+        predecessor: args.predecessor,
+        matches: args.settings.config(variant, DEFAULT_LADDER_GAMES)?,
+        out: args.out.clone().unwrap_or_else(|| args.run.join("ladder")),
+    };
+    let rows = run_ladder(&config, &|spec| factory(spec, variant))?;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "step  opponent  W/D/L  Elo  rating")?;
+    for r in &rows {
+        writeln!(out, "{}  {}  {}  {:+.1}  {:+.1}", r.step, r.opponent, r.wdl, r.elo, r.rating)?;
+    }
+    writeln!(out, "ladder in {}", config.out.join("ladder.csv").display())?;
+    Ok(ExitCode::SUCCESS)
+}
