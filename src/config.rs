@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Deserializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::mcts::SearchConfig;
 use crate::nn::config::{InferenceConfig, InvalidField, NetworkConfig};
@@ -15,11 +15,11 @@ use crate::selfplay::SelfplayConfig;
 use crate::train::TrainConfig;
 
 /// A run configuration file.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RunConfig {
     /// The variant (`shogi`, `heian-dai-shogi`, `chu-shogi`, `dai-shogi`, `tenjiku-shogi`).
-    #[serde(deserialize_with = "variant_by_name")]
+    #[serde(deserialize_with = "variant_by_name", serialize_with = "variant_name")]
     pub variant: VariantId,
     /// The network's shape.
     pub network: NetworkConfig,
@@ -75,6 +75,15 @@ impl RunConfig {
     pub fn default_path(variant: VariantId) -> PathBuf {
         PathBuf::from("configs").join(format!("{}-small.toml", variant.name()))
     }
+}
+
+/// The configuration as TOML text (every key written out), as a run folder keeps it.
+pub fn to_toml(config: &RunConfig) -> String {
+    toml::to_string_pretty(config).expect("a run configuration serialises")
+}
+
+fn variant_name<S: Serializer>(variant: &VariantId, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(variant.name())
 }
 
 fn variant_by_name<'de, D: Deserializer<'de>>(deserializer: D) -> Result<VariantId, D::Error> {

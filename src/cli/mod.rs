@@ -8,6 +8,7 @@ mod replay;
 mod selfcheck;
 mod selfplay;
 mod show;
+mod train;
 
 use std::process::ExitCode;
 
@@ -27,6 +28,8 @@ pub struct Cli {
 /// The commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Train a variant's network by self-play (resumes an existing run).
+    Train(train::TrainArgs),
     /// Count legal move sequences to a depth (the last line of output is the total).
     Perft(perft::PerftArgs),
     /// Print a position: board, side to move, hands and legal moves.
@@ -46,6 +49,7 @@ pub enum Command {
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
+        Command::Train(args) => train::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Show(args) => show::run(args),
         Command::Bench(args) => bench::run(args),

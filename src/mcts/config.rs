@@ -20,7 +20,7 @@ pub enum RootSelection {
 
 /// The tree search's parameters.
 #[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct SearchConfig {
     /// `puct` or `gumbel`.
     pub root: RootSelection,

@@ -53,7 +53,10 @@ pub struct SelfplayRun {
 /// Counters of a run, shared with the workers and readable while it runs.
 #[derive(Debug, Default)]
 pub struct Counters {
+    /// Games finished, and their plies.
     pub games: AtomicU64,
+    pub game_plies: AtomicU64,
+    /// Plies played, unfinished games included.
     pub plies: AtomicU64,
     pub evaluations: AtomicU64,
 }
@@ -265,6 +268,7 @@ impl Shared<'_> {
                         Step::Finished => {
                             let done = slot.take().expect("the slot holds a game").finish(model_id());
                             self.counters.games.fetch_add(1, Ordering::Relaxed);
+                            self.counters.game_plies.fetch_add(done.record.moves.len() as u64, Ordering::Relaxed);
                             // The collector has gone only if it failed; its error is reported.
                             let _ = finished.send(done);
                             *slot = self.new_game();

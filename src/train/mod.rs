@@ -1,6 +1,20 @@
 //! Training: minibatches from the replay window, the losses, the optimiser and its schedule,
 //! and the loop that runs self-play and training together with checkpoints and resume.
+//!
+//! - [`config`]: the `[train]` settings.
+//! - [`batch`]: samples to tensors (sparse policy targets).
+//! - [`optimizer`]: SGD with Nesterov momentum or AdamW, with savable state.
+//! - [`trainer`]: losses and one optimisation step; saving the trainer's state.
+//! - [`metrics`]: the JSON-lines metrics of a run and its PNG charts.
+//! - [`run`]: the loop: self-play and training together, checkpoints, resume.
 
+pub mod batch;
 pub mod config;
+pub mod metrics;
+pub mod optimizer;
+pub mod run;
+pub mod trainer;
 
-pub use config::{Optimizer, TrainConfig};
+pub use config::{Optimizer as OptimizerKind, TrainConfig};
+pub use run::{train, TrainError, TrainRun, TrainSummary};
+pub use trainer::{Losses, Trainer};

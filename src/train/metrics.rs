@@ -1,0 +1,73 @@
+//! Training metrics: one JSON line per checkpoint in `metrics.jsonl` of the run folder, and PNG
+//! charts drawn from them (losses, and self-play game length) beside it.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::plot::{LineChart, PlotError};
+
+/// File name of the metrics in a run folder.
+pub const METRICS_FILE: &str = "metrics.jsonl";
+
+/// What the run looked like at one checkpoint; losses are means since the previous one.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MetricsLine {
+    pub step: u64,
+    /// Seconds of training so far (over every session of the run).
+    pub elapsed_s: f64,
+    pub learning_rate: f64,
+    pub policy_loss: f64,
+    pub value_loss: f64,
+    pub moves_left_loss: f64,
+    pub total_loss: f64,
+    pub gradient_norm: f64,
+    /// Training samples per second of this interval.
+    pub samples_per_s: f64,
+    /// Self-play games and positions finished in this session so far.
+    pub selfplay_games: u64,
+    pub selfplay_positions: u64,
+    /// Mean plies of this interval's self-play games (0 when none finished).
+    pub game_length: f64,
+    /// Network evaluations per second of self-play in this interval.
+    pub evaluations_per_s: f64,
+    /// Training positions in the replay window.
+    pub window_positions: usize,
+}
+
+/// Appends `line` to the run's metrics file (one write of a whole line).
+pub fn append(run_dir: &Path, line: &MetricsLine) -> std::io::Result<()> {
+    let mut text = serde_json::to_string(line).map_err(std::io::Error::other)?;
+    text.push('\n');
+    let mut file = std::fs::OpenOptions::new().create(true).append(true).open(run_dir.join(METRICS_FILE))?;
+    file.write_all(text.as_bytes())?;
+    file.sync_data()
+}
+
+/// Reads the run's metrics; a line cut short by a kill is skipped.
+pub fn read(run_dir: &Path) -> std::io::Result<Vec<MetricsLine>> {
+    let text = match std::fs::read_to_string(run_dir.join(METRICS_FILE)) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e),
+    };
+    Ok(text.lines().filter_map(|line| serde_json::from_str(line).ok()).collect())
+}
+
+/// Draws `losses.png` and `selfplay.png` in the run folder from its metrics; returns their paths.
+pub fn plot(run_dir: &Path, title: &str) -> Result<Vec<PathBuf>, PlotError> {
+    let lines = read(run_dir).map_err(|source| PlotError::Io { path: run_dir.join(METRICS_FILE), source })?;
+    let series = |f: fn(&MetricsLine) -> f64| lines.iter().map(|l| (l.step as f64, f(l))).collect::<Vec<_>>();
+    let losses = run_dir.join("losses.png");
+    LineChart::new(format!("{title}: training losses"), "training step", "loss")
+        .series("policy", series(|l| l.policy_loss))
+        .series("value (WDL)", series(|l| l.value_loss))
+        .series("moves left", series(|l| l.moves_left_loss))
+        .write_png(&losses)?;
+    let selfplay = run_dir.join("selfplay.png");
+    let played: Vec<(f64, f64)> =
+        lines.iter().filter(|l| l.game_length > 0.0).map(|l| (l.step as f64, l.game_length)).collect();
+    LineChart::new(format!("{title}: self-play"), "training step", "plies per game").series("game length", played).write_png(&selfplay)?;
+    Ok(vec![losses, selfplay])
+}

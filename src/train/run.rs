@@ -1,0 +1,355 @@
+//! The training loop: self-play and training at once on one machine (continuous, as KataGo
+//! and lc0 run it: the trainer never waits for a generation to end, and self-play always uses
+//! the newest checkpoint). A run lives in `models/<variant>/<run>/`: its configuration, the
+//! checkpoints (weights, optimiser state, trainer state), `replay/` and the metrics and charts.
+//! Starting `train` on an existing run resumes from its latest checkpoint; a kill loses at
+//! most the work since that checkpoint.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use indicatif::ProgressBar;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use super::batch::BatchBuilder;
+use super::metrics::{self, MetricsLine};
+use super::optimizer::Optimizer;
+use super::trainer::{optimizer_path, Losses, Trainer};
+use crate::config::RunConfig;
+use crate::mcts::{Model, ModelError};
+use crate::nn::bench::on_fresh_thread;
+use crate::nn::checkpoint::{self, CheckpointError};
+use crate::nn::{Network, NetworkError, UnmappedMove};
+use crate::replay::{ReplayError, ReplayWindow, WindowConfig, WindowCounters, WindowError};
+use crate::selfplay::runner::{self, Counters, Evaluators, SelfplayRun};
+use crate::selfplay::SelfplayError;
+
+/// The copy of the configuration kept in a run folder.
+pub const RUN_CONFIG: &str = "config.toml";
+
+/// Why training stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum TrainError {
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
+    #[error(transparent)]
+    Model(#[from] ModelError),
+    #[error(transparent)]
+    Network(#[from] NetworkError),
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+    #[error(transparent)]
+    Window(#[from] WindowError),
+    #[error(transparent)]
+    Selfplay(#[from] SelfplayError),
+    #[error("training data: {0}")]
+    Unmapped(#[from] UnmappedMove),
+    #[error("cannot {action} {path}: {source}")]
+    Io { action: &'static str, path: PathBuf, source: std::io::Error },
+    #[error("trainer state {path}: {message}")]
+    State { path: PathBuf, message: String },
+    #[error("cannot draw the charts: {0}")]
+    Plot(#[from] crate::plot::PlotError),
+}
+
+/// What the trainer keeps beside each checkpoint to resume exactly there.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrainerState {
+    pub step: u64,
+    /// Seconds of training so far.
+    pub elapsed_s: f64,
+    /// The replay window's counters (samples drawn, positions added, newest counted file).
+    pub window: WindowCounters,
+}
+
+/// The trainer state file of checkpoint `step`.
+pub fn state_path(run_dir: &Path, step: u64) -> PathBuf {
+    run_dir.join(format!("step-{step:010}.trainer.json"))
+}
+
+/// A training run to start or resume.
+#[derive(Clone, Debug)]
+pub struct TrainRun {
+    pub config: RunConfig,
+    /// `models/<variant>/<run>`.
+    pub run_dir: PathBuf,
+    /// Seed of the initial weights, the sampling and self-play.
+    pub seed: u64,
+}
+
+/// What a finished (or stopped) session did.
+#[derive(Clone, Debug, Default)]
+pub struct TrainSummary {
+    /// Training steps at the start and the end of this session.
+    pub first_step: u64,
+    pub last_step: u64,
+    pub selfplay_games: u64,
+    pub selfplay_positions: u64,
+    pub elapsed: Duration,
+    /// The latest checkpoint's metadata file.
+    pub checkpoint: PathBuf,
+    pub metrics: PathBuf,
+    pub charts: Vec<PathBuf>,
+    pub resumed: bool,
+}
+
+/// Runs (or resumes) training until `total_steps`, `max_minutes` or `stop`; `progress` shows
+/// the training step.
+pub fn train(run: &TrainRun, stop: &AtomicBool, progress: &ProgressBar) -> Result<TrainSummary, TrainError> {
+    let config = &run.config;
+    let variant = config.variant;
+    let run_dir = &run.run_dir;
+    let replay_dir = run_dir.join("replay");
+    std::fs::create_dir_all(&replay_dir).map_err(io("create", &replay_dir))?;
+    let device = config.inference.device.resolve().map_err(ModelError::from)?;
+    let resumed = run_dir.join(checkpoint::LATEST).exists();
+    let (trainer, state) = if resumed {
+        resume(run, device)?
+    } else {
+        write_atomically(&run_dir.join(RUN_CONFIG), &run_config_text(config))?;
+        tch::manual_seed(run.seed as i64);
+        let network = on_fresh_thread(|| Network::new(variant, &config.network, device))?;
+        let trainer = Trainer::new(network, Optimizer::new(&config.train), config.train, 0);
+        let state = TrainerState::default();
+        save(&trainer, &state, run_dir)?;
+        (trainer, state)
+    };
+    let mut trainer = trainer;
+    let first_step = trainer.step_count();
+    let model = Model::load(run_dir, Some(variant), &config.inference)?;
+    let window_config = WindowConfig { max_positions: config.train.window_positions, max_reuse: config.train.max_sample_reuse };
+    let mut window = ReplayWindow::resume(&replay_dir, variant, window_config, state.window.clone())?;
+    let selfplay = SelfplayRun {
+        variant,
+        search: config.search,
+        selfplay: config.selfplay,
+        games: None,
+        // A resumed session plays new games, not those of the first session again.
+        seed: run.seed.wrapping_add(first_step.wrapping_mul(0x5851_F42D_4C95_7F2D)),
+        out: replay_dir.clone(),
+    };
+    let counters = Counters::default();
+    let selfplay_stop = AtomicBool::new(false);
+    let session_start = Instant::now();
+    let mut summary = TrainSummary {
+        first_step,
+        last_step: first_step,
+        resumed,
+        metrics: run_dir.join(metrics::METRICS_FILE),
+        ..TrainSummary::default()
+    };
+    progress.set_length(config.train.total_steps);
+    progress.set_position(first_step);
+    let outcome = std::thread::scope(|scope| {
+        let selfplay_thread = scope.spawn(|| {
+            runner::run(Evaluators::Shared(&model), &selfplay, &selfplay_stop, &ProgressBar::hidden(), &counters, &mut |_| {})
+        });
+        let looped = Loop { run, trainer: &mut trainer, window: &mut window, model: &model, counters: &counters, progress, stop }
+            .run(state.elapsed_s, session_start, &selfplay_thread);
+        selfplay_stop.store(true, Ordering::Relaxed);
+        let played = selfplay_thread.join().expect("the self-play thread panicked");
+        looped.and_then(|checkpoint| {
+            played?;
+            Ok(checkpoint)
+        })
+    });
+    summary.checkpoint = outcome?;
+    summary.last_step = trainer.step_count();
+    summary.selfplay_games = counters.games.load(Ordering::Relaxed);
+    summary.selfplay_positions = counters.plies.load(Ordering::Relaxed);
+    summary.elapsed = session_start.elapsed();
+    summary.charts = metrics::plot(run_dir, &format!("{} {}", variant.name(), run_name(run_dir)))?;
+    Ok(summary)
+}
+
+/// The state of the main loop.
+struct Loop<'a> {
+    run: &'a TrainRun,
+    trainer: &'a mut Trainer,
+    window: &'a mut ReplayWindow,
+    model: &'a Model,
+    counters: &'a Counters,
+    progress: &'a ProgressBar,
+    stop: &'a AtomicBool,
+}
+
+/// Sums of the losses since the last checkpoint.
+#[derive(Default)]
+struct Interval {
+    steps: u64,
+    losses: Losses,
+    training: Duration,
+    started: Option<Instant>,
+    games: u64,
+    plies: u64,
+    evaluations: u64,
+}
+
+impl Loop<'_> {
+    /// Trains until the run's end; returns the last checkpoint's metadata path.
+    fn run(
+        mut self,
+        elapsed_before: f64,
+        session_start: Instant,
+        selfplay: &std::thread::ScopedJoinHandle<'_, Result<runner::Summary, SelfplayError>>,
+    ) -> Result<PathBuf, TrainError> {
+        let train = self.run.config.train;
+        let run_dir = &self.run.run_dir;
+        let mut rng = ChaCha8Rng::seed_from_u64(self.run.seed ^ self.trainer.step_count().rotate_left(32));
+        let mut builder = BatchBuilder::new(self.run.config.variant);
+        let mut interval = Interval { started: Some(Instant::now()), ..Interval::default() };
+        let mut last_refresh = Instant::now() - Duration::from_secs(60);
+        let mut checkpoint = checkpoint::read_metadata(run_dir)?.0;
+        let elapsed = |session_start: Instant| elapsed_before + session_start.elapsed().as_secs_f64();
+        let time_up = |session_start: Instant| train.max_minutes > 0.0 && elapsed(session_start) >= train.max_minutes * 60.0;
+        while self.trainer.step_count() < train.total_steps && !time_up(session_start) && !self.stop.load(Ordering::Relaxed) {
+            if selfplay.is_finished() {
+                // Self-play ended early: only an error does that; it is reported after the loop.
+                break;
+            }
+            let short = self.window.len() < train.min_window_positions || self.window.samples_remaining() < train.batch_size as u64;
+            if short || last_refresh.elapsed() > Duration::from_secs(5) {
+                self.window.refresh()?;
+                last_refresh = Instant::now();
+            }
+            if self.window.len() < train.min_window_positions || self.window.samples_remaining() < train.batch_size as u64 {
+                self.progress.set_message(format!(
+                    "waiting for self-play: {} games, window {} positions",
+                    self.counters.games.load(Ordering::Relaxed),
+                    self.window.len()
+                ));
+                std::thread::sleep(Duration::from_millis(200));
+                continue;
+            }
+            let step_start = Instant::now();
+            let samples = self.window.sample(&mut rng, train.batch_size)?;
+            let batch = builder.build(&samples)?;
+            let losses = self.trainer.train_step(&batch);
+            interval.training += step_start.elapsed();
+            interval.steps += 1;
+            for (sum, value) in [
+                (&mut interval.losses.policy, losses.policy),
+                (&mut interval.losses.value, losses.value),
+                (&mut interval.losses.moves_left, losses.moves_left),
+                (&mut interval.losses.total, losses.total),
+                (&mut interval.losses.gradient_norm, losses.gradient_norm),
+            ] {
+                *sum += value;
+            }
+            let step = self.trainer.step_count();
+            self.progress.set_position(step);
+            self.progress.set_message(format!(
+                "games {}, window {}, {:.0} samples/s, loss policy {:.3} value {:.3}",
+                self.counters.games.load(Ordering::Relaxed),
+                self.window.len(),
+                (interval.steps * train.batch_size as u64) as f64 / interval.training.as_secs_f64().max(1e-9),
+                losses.policy,
+                losses.value
+            ));
+            if step % train.checkpoint_every == 0 || step == train.total_steps {
+                checkpoint = self.checkpoint(&mut interval, elapsed(session_start))?;
+            }
+        }
+        if interval.steps > 0 {
+            checkpoint = self.checkpoint(&mut interval, elapsed(session_start))?;
+        }
+        Ok(checkpoint)
+    }
+
+    /// Saves a checkpoint with the trainer state, logs the interval's metrics, redraws the
+    /// charts and hands the new network to self-play.
+    fn checkpoint(&mut self, interval: &mut Interval, elapsed_s: f64) -> Result<PathBuf, TrainError> {
+        let run_dir = &self.run.run_dir;
+        let state = TrainerState { step: self.trainer.step_count(), elapsed_s, window: self.window.counters() };
+        let path = save(self.trainer, &state, run_dir)?;
+        let seconds = interval.started.map_or(1.0, |t| t.elapsed().as_secs_f64().max(1e-9));
+        let games = self.counters.games.load(Ordering::Relaxed);
+        let plies = self.counters.game_plies.load(Ordering::Relaxed);
+        let evaluations = self.counters.evaluations.load(Ordering::Relaxed);
+        let n = interval.steps.max(1) as f64;
+        let line = MetricsLine {
+            step: state.step,
+            elapsed_s,
+            learning_rate: self.trainer.learning_rate(),
+            policy_loss: interval.losses.policy / n,
+            value_loss: interval.losses.value / n,
+            moves_left_loss: interval.losses.moves_left / n,
+            total_loss: interval.losses.total / n,
+            gradient_norm: interval.losses.gradient_norm / n,
+            samples_per_s: (interval.steps * self.run.config.train.batch_size as u64) as f64 / interval.training.as_secs_f64().max(1e-9),
+            selfplay_games: games,
+            selfplay_positions: self.counters.plies.load(Ordering::Relaxed),
+            game_length: if games > interval.games { (plies - interval.plies) as f64 / (games - interval.games) as f64 } else { 0.0 },
+            evaluations_per_s: (evaluations - interval.evaluations) as f64 / seconds,
+            window_positions: self.window.len(),
+        };
+        metrics::append(run_dir, &line).map_err(io("append to", &run_dir.join(metrics::METRICS_FILE)))?;
+        let title = format!("{} {}", self.run.config.variant.name(), run_name(run_dir));
+        metrics::plot(run_dir, &title)?;
+        *interval = Interval { started: Some(Instant::now()), games, plies, evaluations, ..Interval::default() };
+        let inference = self.run.config.inference;
+        let variant = self.run.config.variant;
+        let device = inference.device.resolve().map_err(ModelError::from)?;
+        let network = on_fresh_thread(|| -> Result<Network, TrainError> {
+            let (mut network, _) = checkpoint::load(&path, variant, None, device)?;
+            network.set_precision(inference.precision).map_err(ModelError::from)?;
+            Ok(network)
+        })?;
+        // Self-play has stopped only if it failed; its error is reported by `train`.
+        let _ = self.model.swap(network, format!("{}@{}", path.display(), state.step));
+        Ok(path)
+    }
+}
+
+/// Saves the trainer state, then the optimiser state and the checkpoint (`latest` moves last).
+fn save(trainer: &Trainer, state: &TrainerState, run_dir: &Path) -> Result<PathBuf, TrainError> {
+    let text = serde_json::to_string_pretty(state).expect("the trainer state serialises");
+    write_atomically(&state_path(run_dir, state.step), &text)?;
+    Ok(trainer.save(run_dir)?)
+}
+
+/// Loads the latest checkpoint of a run with its optimiser and trainer state.
+fn resume(run: &TrainRun, device: tch::Device) -> Result<(Trainer, TrainerState), TrainError> {
+    let config = &run.config;
+    let (path, metadata) = checkpoint::read_metadata(&run.run_dir)?;
+    let (network, _) = on_fresh_thread(|| checkpoint::load(&path, config.variant, Some(&config.network), device))?;
+    let step = metadata.step;
+    let optimizer = Optimizer::load(&config.train, &optimizer_path(&run.run_dir, step), device)?;
+    let state_file = state_path(&run.run_dir, step);
+    let text = std::fs::read_to_string(&state_file).map_err(io("read", &state_file))?;
+    let state: TrainerState =
+        serde_json::from_str(&text).map_err(|e| TrainError::State { path: state_file.clone(), message: e.to_string() })?;
+    if state.step != step {
+        return Err(TrainError::State { path: state_file, message: format!("step {} does not match checkpoint step {step}", state.step) });
+    }
+    let trainer = Trainer::new(network, optimizer, config.train, step);
+    trainer.check_optimizer().map_err(|message| TrainError::State { path: optimizer_path(&run.run_dir, step), message })?;
+    Ok((trainer, state))
+}
+
+/// The configuration as the run folder keeps it.
+fn run_config_text(config: &RunConfig) -> String {
+    crate::config::to_toml(config)
+}
+
+/// The run's name: its folder's.
+fn run_name(run_dir: &Path) -> String {
+    run_dir.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+}
+
+/// Writes `text` to `path` through a temporary file and a rename.
+fn write_atomically(path: &Path, text: &str) -> Result<(), TrainError> {
+    let temp = path.with_extension("tmp");
+    std::fs::write(&temp, text).map_err(io("write", &temp))?;
+    std::fs::File::open(&temp).and_then(|f| f.sync_all()).map_err(io("sync", &temp))?;
+    std::fs::rename(&temp, path).map_err(io("rename", path))
+}
+
+fn io(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> TrainError {
+    let path = path.to_path_buf();
+    move |source| TrainError::Io { action, path, source }
+}
