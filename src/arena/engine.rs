@@ -39,12 +39,12 @@ impl Process {
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|source| PlayerError::Spawn { command: program.display().to_string(), source })?;
+            .map_err(|error| PlayerError::Spawn { command: program.display().to_string(), error })?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
             let _ = child.wait();
-            let source = std::io::Error::other("no pipe to the engine");
-            return Err(PlayerError::Spawn { command: program.display().to_string(), source });
+            let error = std::io::Error::other("no pipe to the engine");
+            return Err(PlayerError::Spawn { command: program.display().to_string(), error });
         };
         let (sender, lines) = crossbeam_channel::unbounded();
         thread::spawn(move || {

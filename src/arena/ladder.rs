@@ -25,7 +25,7 @@ use crate::plot::LineChart;
 
 /// The checkpoints of a run folder: `(step, path)` of every `step-<N>.json`, by step.
 pub fn checkpoints(run: &Path) -> Result<Vec<(u64, PathBuf)>, ArenaError> {
-    let entries = std::fs::read_dir(run).map_err(|source| ArenaError::Io { path: run.to_path_buf(), source })?;
+    let entries = std::fs::read_dir(run).map_err(|error| ArenaError::Io { path: run.to_path_buf(), error })?;
     let mut found: Vec<(u64, PathBuf)> = entries
         .filter_map(|entry| entry.ok().map(|e| e.path()))
         .filter_map(|path| {
@@ -95,7 +95,7 @@ pub fn run_ladder(
         return Err(ArenaError::NoLadderOpponent);
     }
     let steps = checkpoints(&config.run)?;
-    let build = |spec: &PlayerSpec| make(spec).map_err(|source| ArenaError::Player { name: spec.to_string(), source });
+    let build = |spec: &PlayerSpec| make(spec).map_err(|error| ArenaError::Player { name: spec.to_string(), error });
     let anchor = config.anchor.as_ref().map(|spec| build(spec)).transpose()?;
     let mut rows = Vec::new();
     let mut previous: Option<(Arc<dyn PlayerFactory>, f64)> = None;
@@ -152,7 +152,7 @@ fn row(step: u64, path: &Path, opponent: &str, vs_anchor: bool, report: &MatchRe
 
 /// Writes `ladder.csv` and `ladder.png` (one series per opponent) into `out`.
 pub fn write_ladder(out: &Path, rows: &[LadderRow]) -> Result<(), ArenaError> {
-    std::fs::create_dir_all(out).map_err(|source| ArenaError::Io { path: out.to_path_buf(), source })?;
+    std::fs::create_dir_all(out).map_err(|error| ArenaError::Io { path: out.to_path_buf(), error })?;
     let mut csv = String::from("step,checkpoint,opponent,wins,draws,losses,elo,lower,upper,rating\n");
     for r in rows {
         csv.push_str(&format!(
@@ -170,7 +170,7 @@ pub fn write_ladder(out: &Path, rows: &[LadderRow]) -> Result<(), ArenaError> {
         ));
     }
     let path = out.join("ladder.csv");
-    write_atomic(&path, csv.as_bytes()).map_err(|source| ArenaError::Io { path, source })?;
+    write_atomic(&path, csv.as_bytes()).map_err(|error| ArenaError::Io { path, error })?;
     let mut chart = LineChart::new("Elo over training", "training step", "Elo");
     let anchor = rows.iter().find(|r| r.vs_anchor).map(|r| format!("vs {}", r.opponent));
     for (vs_anchor, name) in [(true, anchor), (false, Some("chained vs previous checkpoint".to_string()))] {

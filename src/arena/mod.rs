@@ -1,7 +1,7 @@
 //! The evaluation arena: players, paired matches, Elo with confidence, SPRT, ladders.
 //!
 //! - [`player`]: the [`Player`] trait, budgets, player specs and factories;
-//!   [`random`], [`alphabeta`], and outside engines over [`usi`] and [`xboard`] ([`engine`]).
+//!   [`random`], [`alphabeta`], checkpoints ([`network_player`]), and outside engines over [`usi`] and [`xboard`] ([`engine`]).
 //! - [`opening`]: random or file openings; [`runner`]: the match; [`records`]: results files,
 //!   game records and CSA; [`stats`]: Elo, confidence, LOS and SPRT; [`ladder`]: Elo over a
 //!   training run and gating.
@@ -9,6 +9,7 @@
 pub mod alphabeta;
 pub mod engine;
 pub mod ladder;
+pub mod network_player;
 pub mod opening;
 pub mod player;
 pub mod random;
@@ -29,10 +30,10 @@ pub use stats::{EloEstimate, Sprt, Wdl};
 /// Why a match or ladder could not be played to its end.
 #[derive(Debug, thiserror::Error)]
 pub enum ArenaError {
-    #[error("player '{name}': {source}")]
-    Player { name: String, source: PlayerError },
-    #[error("cannot write {path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
+    #[error("player '{name}': {error}")]
+    Player { name: String, error: PlayerError },
+    #[error("cannot write {path}: {error}")]
+    Io { path: PathBuf, error: std::io::Error },
     #[error(transparent)]
     Openings(#[from] opening::OpeningError),
     #[error("no checkpoints (step-*.json) in {0}")]

@@ -25,8 +25,8 @@ use crate::rules::{Game, GameRules, Move, Position, VariantId};
 /// Why an openings file could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum OpeningError {
-    #[error("cannot read openings file {path}: {source}")]
-    Io { path: String, source: std::io::Error },
+    #[error("cannot read openings file {path}: {error}")]
+    Io { path: String, error: std::io::Error },
     #[error("openings line {line}: {message}")]
     Line { line: usize, message: String },
     #[error("the openings file has no opening")]
@@ -145,6 +145,6 @@ pub fn parse_openings(variant: VariantId, text: &str, rules: GameRules) -> Resul
 
 /// Reads an openings file.
 pub fn read_openings(variant: VariantId, path: &Path, rules: GameRules) -> Result<Vec<Opening>, OpeningError> {
-    let text = std::fs::read_to_string(path).map_err(|source| OpeningError::Io { path: path.display().to_string(), source })?;
+    let text = std::fs::read_to_string(path).map_err(|error| OpeningError::Io { path: path.display().to_string(), error })?;
     parse_openings(variant, &text, rules)
 }

@@ -49,8 +49,8 @@ pub enum PlayerError {
     Unavailable(String),
     #[error("engine command '{command}' not found (looked on PATH and in /usr/games)")]
     NotFound { command: String },
-    #[error("cannot start engine '{command}': {source}")]
-    Spawn { command: String, source: std::io::Error },
+    #[error("cannot start engine '{command}': {error}")]
+    Spawn { command: String, error: std::io::Error },
     #[error("engine '{engine}' did not {what} within {ms} ms")]
     Timeout { engine: String, what: String, ms: u128 },
     #[error("engine '{engine}' exited ({status}) while it was to {what}")]
@@ -295,13 +295,8 @@ pub fn factory(spec: &PlayerSpec, variant: VariantId) -> Result<Arc<dyn PlayerFa
         PlayerSpec::Usi(engine) | PlayerSpec::Xboard(engine) => {
             Arc::new(super::engine::EngineFactory::new(name, engine.clone(), variant)?)
         }
-        // Checkpoint players (src/arena/network_player.rs, sharing one batched inference server
-        // between the games of a match) plug in here.
         PlayerSpec::Checkpoint(path) => {
-            return Err(PlayerError::Unavailable(format!(
-                "checkpoint players are not available yet (player '{}')",
-                path.display()
-            )))
+            Arc::new(super::network_player::NetworkFactory::load(name, path, variant, crate::mcts::SearchConfig::default())?)
         }
     })
 }

@@ -118,7 +118,7 @@ pub fn run_match(config: &MatchConfig, players: [Arc<dyn PlayerFactory>; 2]) -> 
         openings: openings_text(&config.openings),
     };
     if let Some(dir) = &config.out {
-        std::fs::create_dir_all(dir).map_err(|source| ArenaError::Io { path: dir.clone(), source })?;
+        std::fs::create_dir_all(dir).map_err(|error| ArenaError::Io { path: dir.clone(), error })?;
     }
     let progress = if config.progress { ProgressBar::new(total as u64) } else { ProgressBar::hidden() };
     progress.set_style(
@@ -162,9 +162,9 @@ pub fn run_match(config: &MatchConfig, players: [Arc<dyn PlayerFactory>; 2]) -> 
             if let (Some(dir), Some(csa)) = (&config.out, &finished.csa) {
                 let path = records::csa_path(dir, finished.record.game);
                 let written = path.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|()| records::write_atomic(&path, csa.as_bytes()));
-                if let Err(source) = written {
+                if let Err(failure) = written {
                     stop.store(true, Ordering::SeqCst);
-                    error.get_or_insert(ArenaError::Io { path, source });
+                    error.get_or_insert(ArenaError::Io { path, error: failure });
                 }
             }
             tally(&mut summary, &finished.record, config.sprt);
@@ -196,7 +196,7 @@ pub fn run_match(config: &MatchConfig, players: [Arc<dyn PlayerFactory>; 2]) -> 
 fn save(out: Option<&Path>, summary: &MatchSummary, records: &mut [GameRecord]) -> Result<(), ArenaError> {
     records.sort_by_key(|r| r.game);
     let Some(dir) = out else { return Ok(()) };
-    records::write_match_files(dir, summary, records).map_err(|source| ArenaError::Io { path: dir.to_path_buf(), source })
+    records::write_match_files(dir, summary, records).map_err(|error| ArenaError::Io { path: dir.to_path_buf(), error })
 }
 
 /// Counts a finished game into the summary.
@@ -255,7 +255,7 @@ fn play_indexed_game(
     let black_player = (index % 2) as usize;
     let make = |p: usize| {
         let seed = mix_seed(config.seed, &[worker as u64, index as u64, p as u64]);
-        factories[p].new_player(seed).map_err(|source| ArenaError::Player { name: names[p].clone(), source })
+        factories[p].new_player(seed).map_err(|error| ArenaError::Player { name: names[p].clone(), error })
     };
     let opening = config.openings.for_pair(config.variant, config.rules, config.seed, pair);
     let mut game = opening.game(config.rules);
@@ -269,9 +269,9 @@ fn play_indexed_game(
         None => second.insert(make(1)?),
     };
     let (black, white) = if black_player == 0 { (first, second) } else { (second, first) };
-    let ending = play_game(&mut game, [black.as_mut(), white.as_mut()], config.budget).map_err(|(color, source)| {
+    let ending = play_game(&mut game, [black.as_mut(), white.as_mut()], config.budget).map_err(|(color, error)| {
         let p = if color == Color::Black { black_player } else { 1 - black_player };
-        ArenaError::Player { name: names[p].clone(), source }
+        ArenaError::Player { name: names[p].clone(), error }
     })?;
     if let Ending::Failure { loser, kind, .. } = &ending {
         if *kind != FailureKind::Resigned {

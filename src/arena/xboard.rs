@@ -6,8 +6,9 @@
 //! it can search), and `option <Name>=<value>` per option. Each game: `new`, `variant <name>`,
 //! `force`, `easy`, `sd <n>` when the spec sets a depth, then `ping` → `pong` where supported.
 //! The engine stays in force mode: before each of its moves it is sent the moves it has not seen
-//! (`usermove <move>` or the bare move), `st <s>` (whole seconds, at least 1) with `time` and
-//! `otim` in centiseconds, and `go`; it answers `move <move>` and is put back in force mode. At
+//! (`usermove <move>` or the bare move), `level 1 <m:ss> 0` (one move per period: the whole
+//! clock is for this move) with the move time in `time` and `otim` (centiseconds, so shorter than
+//! the one-second steps of `st`), and `go`; it answers `move <move>` and is put back in force mode. At
 //! the end: `result 1-0|0-1|1/2-1/2 {...}` (the first player, Black, is xboard's "white").
 //! `resign`, a result claim while the game is not over, `Illegal move` (the engine refused one of
 //! our moves) and `Error` lines lose the game for the engine. Games must start from the variant's
@@ -210,7 +211,8 @@ impl Player for XboardPlayer {
         };
         let centiseconds = think.as_millis().div_ceil(10);
         let seconds = think.as_millis().div_ceil(1000).max(1);
-        for command in [format!("st {seconds}"), format!("time {centiseconds}"), format!("otim {centiseconds}")] {
+        let level = format!("level 1 {}:{:02} 0", seconds / 60, seconds % 60);
+        for command in [level, format!("time {centiseconds}"), format!("otim {centiseconds}")] {
             self.process.send(&command, "take its time")?;
         }
         let started = Instant::now();
