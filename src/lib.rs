@@ -9,6 +9,7 @@
 //! - [`train`]: the trainer and the training loop.
 //! - [`config`]: run configurations (`configs/*.toml`), one table per layer.
 //! - [`arena`]: matches between players, Elo and SPRT.
+//! - [`protocol`]: playing against a model: the terminal game, the USI and XBoard engines.
 //! - [`plot`]: PNG charts.
 //! - [`cli`]: the `shogi-zero` command line, a thin layer over the library.
 
@@ -18,6 +19,7 @@ pub mod config;
 pub mod mcts;
 pub mod nn;
 pub mod plot;
+pub mod protocol;
 pub mod replay;
 pub mod rules;
 pub mod selfplay;

@@ -4,11 +4,14 @@
 mod arena;
 mod bench;
 mod perft;
+mod play;
 mod replay;
 mod selfcheck;
 mod selfplay;
 mod show;
 mod train;
+mod usi;
+mod xboard;
 
 use std::process::ExitCode;
 
@@ -44,6 +47,12 @@ pub enum Command {
     Replay(replay::ReplayArgs),
     /// Play a match between two players (Elo, SPRT), or `arena ladder` over a training run.
     Arena(arena::ArenaArgs),
+    /// Play a game against a model in the terminal.
+    Play(play::PlayArgs),
+    /// Run as a USI engine for standard shogi (on standard input and output).
+    Usi(usi::UsiArgs),
+    /// Run as an XBoard (CECP) engine for the large variants (on standard input and output).
+    Xboard(xboard::XboardArgs),
 }
 
 /// Runs a parsed command line.
@@ -57,6 +66,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Selfplay(args) => selfplay::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Arena(args) => arena::run(args),
+        Command::Play(args) => play::run(args),
+        Command::Usi(args) => usi::run(args),
+        Command::Xboard(args) => xboard::run(args),
     }
 }
 

@@ -1,0 +1,65 @@
+//! `shogi-zero xboard`: the XBoard (CECP) engine for the large variants, on standard input and
+//! output.
+
+use std::io;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context};
+use clap::Args;
+
+use crate::nn::checkpoint;
+use crate::protocol::xboard::{self, large_variant, XboardSettings};
+use crate::protocol::{input, model};
+use crate::rules::VariantId;
+
+#[derive(Debug, Args)]
+pub struct XboardArgs {
+    /// The variant of a new game (chu, dai, tenjiku, heiandai, or our names such as chu-shogi);
+    /// default: the checkpoint's variant, else chu.
+    #[arg(long)]
+    variant: Option<String>,
+    /// The checkpoint for that variant (a step-N.json file or a run folder); other variants, and
+    /// this one without it, use their default models (models/<variant>/default).
+    #[arg(long)]
+    model: Option<PathBuf>,
+    /// Where the network runs: cpu, cuda or cuda:N.
+    #[arg(long, default_value = "cpu")]
+    device: String,
+    /// A cap on simulations per move (0: none; the clock decides, else 800).
+    #[arg(long, default_value_t = 0)]
+    sims: u32,
+    /// Resign when the expected score falls below this percentage (0: never).
+    #[arg(long, default_value_t = 2)]
+    resign_percent: u32,
+}
+
+pub fn run(args: XboardArgs) -> anyhow::Result<ExitCode> {
+    let variant = match (&args.variant, &args.model) {
+        (Some(name), _) => match large_variant(name) {
+            Some(variant) => variant,
+            None if name.parse::<VariantId>() == Ok(VariantId::Shogi) => {
+                bail!("xboard plays the large variants; use `shogi-zero usi` for standard shogi")
+            }
+            None => bail!("unknown variant '{name}' (xboard plays chu, dai, tenjiku and heiandai)"),
+        },
+        (None, Some(path)) => {
+            let (_, metadata) = checkpoint::read_metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
+            match large_variant(&metadata.layout.variant) {
+                Some(variant) => variant,
+                None => bail!("{} is a {} checkpoint; xboard plays the large variants", path.display(), metadata.layout.variant),
+            }
+        }
+        (None, None) => VariantId::ChuShogi,
+    };
+    model::resolve(args.model.as_deref(), variant)?;
+    let settings = XboardSettings {
+        variant,
+        model: args.model,
+        device: args.device.parse()?,
+        simulations: args.sims,
+        resign_percent: args.resign_percent,
+    };
+    xboard::run(&settings, input::lines(io::stdin()), &mut io::stdout().lock())?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,28 @@
+//! Playing against a trained model: the terminal game and the two engine protocols, over any
+//! reader and writer (the commands in [`crate::cli`] connect them to the terminal).
+//!
+//! - [`model`]: which checkpoint to play with (the default `models/<variant>/default`) and how
+//!   it is loaded.
+//! - [`searcher`]: the engine thinking on a thread of its own, so that commands keep being read.
+//! - [`clock`]: thinking time from the clock (remaining time, increment, byoyomi).
+//! - [`score`]: a search value as centipawns or a mate distance, and when to resign.
+//! - [`input`]: lines of input read on a thread of their own.
+//! - [`board`]: the board as the terminal game draws it (letters or kanji).
+//! - [`record`]: saving a game in the arena's record formats (a JSON line, or CSA for shogi).
+//! - [`play`]: the terminal game, `shogi-zero play`.
+//! - [`usi`]: the USI engine for standard shogi, `shogi-zero usi`.
+//! - [`xboard`]: the XBoard (CECP) engine for the large variants, `shogi-zero xboard`.
+//!
+//! The protocol modes write only protocol output to their writer; everything else (logs,
+//! explanations of refused input) goes to standard error.
+
+pub mod board;
+pub mod clock;
+pub mod input;
+pub mod model;
+pub mod play;
+pub mod record;
+pub mod score;
+pub mod searcher;
+pub mod usi;
+pub mod xboard;

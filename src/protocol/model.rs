@@ -1,0 +1,69 @@
+//! Which checkpoint to play with, and loading it for a single engine.
+//!
+//! Without a checkpoint named on the command line, a variant is played with its default model,
+//! the run folder `models/<variant>/default` (followed through its `latest` file). It is looked
+//! for under the current directory first, then under the source tree this program was built
+//! from, so that `cargo run` and the built binary find the repository's models from anywhere.
+
+use std::path::{Path, PathBuf};
+
+use crate::mcts::{Engine, Model, ModelError, SearchConfig};
+use crate::nn::{DeviceChoice, InferenceConfig, Precision};
+use crate::rules::VariantId;
+
+/// The run name of a variant's default model.
+pub const DEFAULT_RUN: &str = "default";
+
+/// No checkpoint was given and the variant has no default model.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "no model for {variant}: none was given and there is no default model (looked for {}); \
+     pass a checkpoint with --model (a step-N.json file or a run folder), or train one first",
+    looked.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" and ")
+)]
+pub struct NoModel {
+    pub variant: VariantId,
+    pub looked: Vec<PathBuf>,
+}
+
+/// The places where the default model of `variant` may be: `models/<variant>/default` under the
+/// current directory, then under the source tree.
+pub fn default_locations(variant: VariantId) -> Vec<PathBuf> {
+    let relative = Path::new("models").join(variant.name()).join(DEFAULT_RUN);
+    let mut places = vec![relative.clone()];
+    let in_tree = Path::new(env!("CARGO_MANIFEST_DIR")).join(&relative);
+    if std::env::current_dir().map_or(true, |cwd| cwd.join(&relative) != in_tree) {
+        places.push(in_tree);
+    }
+    places
+}
+
+/// The default model of `variant`: the first of [`default_locations`] that is a run folder with
+/// a `latest` file.
+pub fn default_model(variant: VariantId) -> Option<PathBuf> {
+    default_locations(variant).into_iter().find(|dir| dir.join("latest").is_file())
+}
+
+/// The checkpoint to play `variant` with: `given`, else the default model.
+pub fn resolve(given: Option<&Path>, variant: VariantId) -> Result<PathBuf, NoModel> {
+    match given {
+        Some(path) => Ok(path.to_path_buf()),
+        None => default_model(variant).ok_or_else(|| NoModel { variant, looked: default_locations(variant) }),
+    }
+}
+
+/// Inference settings for one engine searching one position at a time: batches of one, no
+/// waiting, float32.
+pub fn inference(device: DeviceChoice) -> InferenceConfig {
+    InferenceConfig { device, precision: Precision::F32, batch_size: 1, max_wait_us: 0 }
+}
+
+/// Loads the checkpoint at `path` for `variant` (any variant when `None`) on `device`.
+pub fn load(path: &Path, variant: Option<VariantId>, device: DeviceChoice) -> Result<Model, ModelError> {
+    Model::load(path, variant, &inference(device))
+}
+
+/// An engine over `model` with the default search settings; `seed` drives its random choices.
+pub fn engine(model: &Model, seed: u64) -> Engine {
+    Engine::new(Box::new(model.evaluator()), SearchConfig::default(), seed)
+}

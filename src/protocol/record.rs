@@ -1,0 +1,118 @@
+//! Game records as `play`'s `save` writes them, in the arena's formats
+//! ([`crate::arena::records`]):
+//!
+//! - by default one line of JSON, the record of the arena's `games.jsonl`: players, `start`
+//!   (SFEN), `moves` (coordinate notation, separated by spaces), `result` (`1-0` when Black, the
+//!   first player, wins; `0-1`; `1/2-1/2`; `*` while the game is unfinished) and `reason`;
+//! - for a file name ending in `.csa`, CSA format version 2.2 (standard shogi, finished games).
+
+use std::path::Path;
+
+use crate::arena::records::{csa_text, write_atomic, Ending, FailureKind, GameRecord};
+use crate::rules::{Color, Game};
+
+/// The ending of a game that `loser` resigned.
+pub fn resignation(loser: Color) -> Ending {
+    Ending::Failure { loser, kind: FailureKind::Resigned, error: "resigned".to_string() }
+}
+
+/// An ending in words: "Black wins (checkmate)", "draw (repetition)", "White resigns".
+pub fn describe(ending: &Ending) -> String {
+    match (ending, ending.winner()) {
+        (Ending::Failure { loser, .. }, _) => format!("{loser} resigns"),
+        (Ending::Rules { .. }, Some(winner)) => format!("{winner} wins ({})", ending.reason_text()),
+        (Ending::Rules { .. }, None) => format!("draw ({})", ending.reason_text()),
+    }
+}
+
+/// The format a file gets.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// The arena's JSON line.
+    Json,
+    /// CSA, for a `.csa` name.
+    Csa,
+}
+
+impl Format {
+    /// The format for a file name.
+    pub fn for_path(path: &Path) -> Format {
+        match path.extension() {
+            Some(ext) if ext.eq_ignore_ascii_case("csa") => Format::Csa,
+            _ => Format::Json,
+        }
+    }
+}
+
+/// Why a record could not be saved.
+#[derive(Debug, thiserror::Error)]
+pub enum SaveError {
+    #[error("CSA records are written for finished games of standard shogi; use another file name for a JSON record")]
+    NoCsa,
+    #[error("cannot write {path}: {source}")]
+    Io { path: String, source: std::io::Error },
+}
+
+/// The JSON record of `game` between `names` (Black's first), ended by `ending` if it has ended.
+pub fn json(game: &Game, names: [&str; 2], ending: Option<&Ending>) -> String {
+    let record = match ending {
+        Some(ending) => GameRecord::new(1, 1, 0, names, game.start(), 0, game.moves(), ending),
+        None => {
+            let mut record = GameRecord::new(1, 1, 0, names, game.start(), 0, game.moves(), &resignation(Color::Black));
+            record.result = "*".to_string();
+            record.reason = "unfinished".to_string();
+            record.adjudicated = false;
+            record
+        }
+    };
+    format!("{}\n", serde_json::to_string(&record).expect("a game record serialises"))
+}
+
+/// Writes the record of `game` to `path`, in the format its name asks for.
+pub fn save(game: &Game, names: [&str; 2], ending: Option<&Ending>, path: &Path) -> Result<Format, SaveError> {
+    let format = Format::for_path(path);
+    let text = match format {
+        Format::Json => json(game, names, ending),
+        Format::Csa => ending.and_then(|e| csa_text(game.start(), game.moves(), names, e)).ok_or(SaveError::NoCsa)?,
+    };
+    write_atomic(path, text.as_bytes()).map_err(|source| SaveError::Io { path: path.display().to_string(), source })?;
+    Ok(format)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::notation::sfen;
+    use crate::rules::{GameRules, Position, VariantId};
+
+    fn shogi_game(moves: &str) -> Game {
+        let v = VariantId::Shogi.variant();
+        let mut game = Game::new(Position::start(VariantId::Shogi), GameRules::default_for(v));
+        for m in moves.split_whitespace() {
+            game.play_text(m).unwrap();
+        }
+        game
+    }
+
+    #[test]
+    fn json_keeps_start_moves_and_result() {
+        let game = shogi_game("7g7f 3c3d");
+        let line = json(&game, ["you", "engine"], Some(&resignation(Color::White)));
+        let record: GameRecord = serde_json::from_str(&line).unwrap();
+        assert_eq!((record.black.as_str(), record.white.as_str()), ("you", "engine"));
+        assert_eq!(sfen::parse(VariantId::Shogi.variant(), &record.start).unwrap(), Position::start(VariantId::Shogi));
+        assert_eq!((record.moves.as_str(), record.result.as_str()), ("7g7f 3c3d", "1-0"));
+        let unfinished: GameRecord = serde_json::from_str(&json(&game, ["a", "b"], None)).unwrap();
+        assert_eq!((unfinished.result.as_str(), unfinished.reason.as_str()), ("*", "unfinished"));
+    }
+
+    #[test]
+    fn descriptions_and_formats() {
+        let outcome = Ending::Rules { winner: Some(Color::Black), reason: crate::rules::EndReason::Checkmate };
+        assert_eq!(describe(&outcome), "Black wins (checkmate)");
+        assert_eq!(describe(&Ending::Rules { winner: None, reason: crate::rules::EndReason::Repetition }), "draw (repetition)");
+        assert_eq!(describe(&resignation(Color::White)), "White resigns");
+        assert_eq!(Format::for_path(Path::new("game.CSA")), Format::Csa);
+        assert_eq!(Format::for_path(Path::new("game.json")), Format::Json);
+    }
+}
