@@ -71,9 +71,9 @@ impl RunConfig {
         self.train.validate()
     }
 
-    /// The default configuration file of a variant: `configs/<variant>-small.toml`.
+    /// The default configuration file of a variant: `configs/<variant>-cpu.toml`, the CPU recipe.
     pub fn default_path(variant: VariantId) -> PathBuf {
-        PathBuf::from("configs").join(format!("{}-small.toml", variant.name()))
+        PathBuf::from("configs").join(format!("{}-cpu.toml", variant.name()))
     }
 }
 

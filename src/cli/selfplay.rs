@@ -27,7 +27,7 @@ pub struct SelfplayArgs {
     #[arg(long)]
     games: u64,
     /// Run configuration (search, self-play and inference settings); default
-    /// `configs/<variant>-small.toml`.
+    /// `configs/<variant>-cpu.toml`.
     #[arg(long)]
     config: Option<PathBuf>,
     /// Folder for the replay files (created if needed).

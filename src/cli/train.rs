@@ -18,7 +18,7 @@ pub struct TrainArgs {
     /// Variant name.
     #[arg(long)]
     variant: String,
-    /// Run configuration. A new run defaults to `configs/<variant>-small.toml`; a resumed run
+    /// Run configuration. A new run defaults to `configs/<variant>-cpu.toml`; a resumed run
     /// to the copy in its folder.
     #[arg(long)]
     config: Option<PathBuf>,

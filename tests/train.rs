@@ -1,0 +1,228 @@
+//! The trainer and the training loop: losses fall on data they can fit, a resumed trainer
+//! continues exactly, a killed `train` resumes from its last checkpoint with nothing corrupted,
+//! and configuration errors name their key.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use shogi_zero::config::RunConfig;
+use shogi_zero::nn::encoding::GameContext;
+use shogi_zero::nn::{checkpoint, Network, NetworkConfig};
+use shogi_zero::replay::{self, TrainingSample};
+use shogi_zero::rules::{Game, GameRules, Position, VariantId};
+use shogi_zero::train::batch::BatchBuilder;
+use shogi_zero::train::optimizer::Optimizer;
+use shogi_zero::train::run::{state_path, TrainerState};
+use shogi_zero::train::trainer::optimizer_path;
+use shogi_zero::train::{OptimizerKind, TrainConfig, Trainer};
+use tch::Device;
+
+use common::{Scratch, SplitMix64};
+
+const SHOGI: VariantId = VariantId::Shogi;
+
+/// Samples from seeded random games: each position's target is its first legal move, and the
+/// result alternates, so a network can fit them.
+fn samples(count: usize) -> Vec<TrainingSample> {
+    let mut rng = SplitMix64(5);
+    let mut out = Vec::new();
+    let mut game = Game::new(Position::start(SHOGI), GameRules::default_for(SHOGI.variant()));
+    while out.len() < count {
+        if game.outcome().is_some() || game.ply() > 60 {
+            game = Game::new(Position::start(SHOGI), GameRules::default_for(SHOGI.variant()));
+        }
+        let moves = game.legal_moves();
+        let wdl = if out.len() % 2 == 0 { [1.0, 0.0, 0.0] } else { [0.0, 0.0, 1.0] };
+        out.push(TrainingSample {
+            position: game.position().clone(),
+            context: GameContext::of(&game),
+            policy: vec![(moves[0], 0.75), (moves[moves.len() - 1], 0.25)],
+            wdl,
+            moves_left: 30.0,
+            source: replay::SampleSource { file: "test".into(), game: 1 },
+        });
+        game.play(moves[rng.below(moves.len())]).unwrap();
+    }
+    out
+}
+
+fn tiny_network() -> Network {
+    tch::manual_seed(3);
+    Network::new(SHOGI, &NetworkConfig::scaled(1, 16), Device::Cpu).unwrap()
+}
+
+fn train_config(optimizer: OptimizerKind) -> TrainConfig {
+    TrainConfig { optimizer, learning_rate: 0.02, warmup_steps: 1, batch_size: 32, min_window_positions: 32, ..TrainConfig::default() }
+}
+
+#[test]
+fn losses_fall_on_a_batch_the_network_can_fit() {
+    let batch = BatchBuilder::new(SHOGI).build(&samples(32)).unwrap();
+    for kind in [OptimizerKind::Sgd, OptimizerKind::Adamw] {
+        let config = TrainConfig { learning_rate: if kind == OptimizerKind::Sgd { 0.05 } else { 0.005 }, ..train_config(kind) };
+        let mut trainer = Trainer::new(tiny_network(), Optimizer::new(&config), config, 0);
+        let first = trainer.train_step(&batch);
+        let mut last = first;
+        for _ in 0..60 {
+            last = trainer.train_step(&batch);
+        }
+        assert_eq!(trainer.step_count(), 61);
+        // The policy target's entropy is 0.56 nats; a fit network gets near it from ln(11260) = 9.3.
+        assert!(last.policy < first.policy - 3.0, "{kind:?}: policy {} -> {}", first.policy, last.policy);
+        assert!(last.value < first.value, "{kind:?}: value {} -> {}", first.value, last.value);
+        assert!(last.moves_left < first.moves_left, "{kind:?}: moves left {} -> {}", first.moves_left, last.moves_left);
+        assert!(first.gradient_norm > 0.0 && last.total.is_finite());
+    }
+}
+
+fn weights(network: &Network) -> Vec<(String, Vec<f32>)> {
+    let mut all: Vec<(String, Vec<f32>)> = network
+        .var_store()
+        .variables()
+        .into_iter()
+        .map(|(name, t)| {
+            let t = t.to_kind(tch::Kind::Float).flatten(0, -1);
+            let mut v = vec![0f32; t.numel()];
+            t.copy_data(&mut v, t.numel());
+            (name, v)
+        })
+        .collect();
+    all.sort_by(|a, b| a.0.cmp(&b.0));
+    all
+}
+
+#[test]
+fn a_resumed_trainer_continues_exactly() {
+    let scratch = Scratch::new("train-resume-exact");
+    let batches: Vec<_> = samples(96).chunks(32).map(|c| BatchBuilder::new(SHOGI).build(c).unwrap()).collect();
+    for kind in [OptimizerKind::Sgd, OptimizerKind::Adamw] {
+        let config = train_config(kind);
+        let dir = scratch.0.join(format!("{kind:?}"));
+        let mut straight = Trainer::new(tiny_network(), Optimizer::new(&config), config, 0);
+        straight.train_step(&batches[0]);
+        straight.train_step(&batches[1]);
+        let saved = straight.save(&dir).unwrap();
+        straight.train_step(&batches[2]);
+        let (network, metadata) = checkpoint::load(&saved, SHOGI, None, Device::Cpu).unwrap();
+        assert_eq!(metadata.step, 2);
+        let optimizer = Optimizer::load(&config, &optimizer_path(&dir, 2), Device::Cpu).unwrap();
+        let mut resumed = Trainer::new(network, optimizer, config, 2);
+        resumed.check_optimizer().unwrap();
+        resumed.train_step(&batches[2]);
+        let (a, b) = (weights(straight.network()), weights(resumed.network()));
+        assert_eq!(a.len(), b.len());
+        for ((name, x), (_, y)) in a.iter().zip(&b) {
+            let diff = x.iter().zip(y).map(|(p, q)| (p - q).abs()).fold(0f32, f32::max);
+            assert!(diff < 1e-5, "{kind:?}: {name} differs by {diff}");
+        }
+        // A fresh optimiser would have given other weights: the state matters.
+        let (network, _) = checkpoint::load(&saved, SHOGI, None, Device::Cpu).unwrap();
+        let mut forgetful = Trainer::new(network, Optimizer::new(&config), config, 2);
+        forgetful.train_step(&batches[2]);
+        assert_ne!(weights(forgetful.network()), a, "{kind:?}");
+    }
+}
+
+#[test]
+fn an_optimizer_state_of_another_network_is_refused() {
+    let scratch = Scratch::new("train-optimizer-mismatch");
+    let config = train_config(OptimizerKind::Sgd);
+    let batch = BatchBuilder::new(SHOGI).build(&samples(32)).unwrap();
+    let mut trainer = Trainer::new(tiny_network(), Optimizer::new(&config), config, 0);
+    trainer.train_step(&batch);
+    trainer.save(&scratch.0).unwrap();
+    let optimizer = Optimizer::load(&config, &optimizer_path(&scratch.0, 1), Device::Cpu).unwrap();
+    let other = Network::new(SHOGI, &NetworkConfig::scaled(1, 8), Device::Cpu).unwrap();
+    let error = Trainer::new(other, optimizer, config, 1).check_optimizer().unwrap_err();
+    assert!(error.contains("shape"), "{error}");
+    std::fs::write(optimizer_path(&scratch.0, 1), b"not safetensors").unwrap();
+    assert!(Optimizer::load(&config, &optimizer_path(&scratch.0, 1), Device::Cpu).is_err());
+}
+
+/// A configuration for a training run of a few seconds.
+fn quick_config(dir: &Path, total_steps: u64) -> PathBuf {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/shogi-tiny.toml")).unwrap();
+    let text = text
+        .replace("total_steps = 100000", &format!("total_steps = {total_steps}"))
+        .replace("checkpoint_every = 50", "checkpoint_every = 5")
+        .replace("min_window_positions = 500", "min_window_positions = 128")
+        .replace("ply_cap = 150", "ply_cap = 40")
+        .replace("simulations = 16", "simulations = 8")
+        .replace("fast_simulations = 8", "fast_simulations = 4");
+    let path = dir.join("quick.toml");
+    std::fs::write(&path, text).unwrap();
+    RunConfig::load(&path).unwrap();
+    path
+}
+
+fn train_command(models: &Path, config: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_shogi-zero"));
+    command.args(["train", "--variant", "shogi", "--run", "resume-test", "--models"]).arg(models).arg("--config").arg(config);
+    command
+}
+
+#[test]
+fn a_killed_training_run_resumes_from_its_last_checkpoint() {
+    let scratch = Scratch::new("train-kill");
+    let models = scratch.0.join("models");
+    let run_dir = models.join("shogi").join("resume-test");
+    let config = quick_config(&scratch.0, 30);
+    let mut child = train_command(&models, &config).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    // Kill -9 once a checkpoint beyond the initial one exists.
+    let deadline = Instant::now() + Duration::from_secs(180);
+    let step_of = |dir: &Path| checkpoint::read_metadata(dir).map(|(_, m)| m.step).unwrap_or(0);
+    while step_of(&run_dir) < 10 {
+        assert!(Instant::now() < deadline, "no checkpoint of step 10 within 3 minutes");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let killed_at = step_of(&run_dir);
+    assert!(killed_at < 30, "the run had finished before the kill ({killed_at})");
+    // Every checkpoint and replay file left behind is whole.
+    for entry in std::fs::read_dir(&run_dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if name.ends_with(".json") && name.starts_with("step-") && !name.contains("trainer") {
+            checkpoint::load(&path, SHOGI, None, Device::Cpu).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+    for path in replay::list_files(&run_dir.join("replay")).unwrap() {
+        replay::read_file(&path).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let state: TrainerState = serde_json::from_str(&std::fs::read_to_string(state_path(&run_dir, killed_at)).unwrap()).unwrap();
+    assert_eq!(state.step, killed_at);
+    // Resume: it continues from that checkpoint to the end.
+    let output = train_command(&models, &config).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains(&format!("resumed: steps {killed_at} to 30")), "{stdout}");
+    assert_eq!(step_of(&run_dir), 30);
+    assert!(run_dir.join("losses.png").exists() && run_dir.join("selfplay.png").exists());
+    let metrics = shogi_zero::train::metrics::read(&run_dir).unwrap();
+    assert_eq!(metrics.last().unwrap().step, 30);
+    assert!(metrics.windows(2).all(|w| w[0].step <= w[1].step || w[1].step <= killed_at + 5));
+}
+
+#[test]
+fn configuration_errors_name_their_key() {
+    let scratch = Scratch::new("train-config-errors");
+    let base = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/shogi-cpu.toml")).unwrap();
+    for (from, to, key) in [
+        ("batch_size = 128", "batch_size = 0", "train.batch_size"),
+        ("max_sample_reuse = 4.0", "max_sample_reuse = -1.0", "train.max_sample_reuse"),
+        ("full_search_fraction = 0.5", "full_search_fraction = 1.5", "selfplay.full_search_fraction"),
+        ("gumbel_considered = 8", "gumbel_considered = 0", "search.gumbel_considered"),
+        ("max_minutes = 25.0", "max_minutes = 25.0\nlearning_rat = 0.1", "learning_rat"),
+        ("root = \"gumbel\"", "root = \"minimax\"", "minimax"),
+    ] {
+        assert!(base.contains(from), "{from}");
+        let path = scratch.0.join("edited.toml");
+        std::fs::write(&path, base.replacen(from, to, 1)).unwrap();
+        let error = RunConfig::load(&path).unwrap_err().to_string();
+        assert!(error.contains(key) && error.contains("edited.toml"), "{to}: {error}");
+    }
+}
