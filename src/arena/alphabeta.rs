@@ -96,19 +96,33 @@ impl Material {
     }
 }
 
-/// Distinct squares a lone Black piece of `ptype` reaches from the board centre.
+/// Distinct squares a Black piece of `ptype` reaches from the board centre of an otherwise empty
+/// board. The two kings the rules need stand out of its way: off its lines and more than three
+/// steps away.
 fn centre_mobility(id: VariantId, ptype: PieceType, promoted: bool) -> u32 {
     let v = id.variant();
-    let centre = v.geometry.square(v.geometry.size / 2, v.geometry.size / 2);
-    let piece = Piece { color: Color::Black, ptype, promoted };
-    let Ok(pos) = Position::from_parts(v, &[(centre, piece)], Color::Black, [[0; MAX_HAND_TYPES]; 2], None, 1) else {
+    let (size, c) = (v.geometry.size, v.geometry.size / 2);
+    let centre = v.geometry.square(c, c);
+    let clear = |&(x, y): &(usize, usize)| {
+        let (dx, dy) = (x.abs_diff(c), y.abs_diff(c));
+        dx != 0 && dy != 0 && dx != dy && dx.max(dy) > 3
+    };
+    let black_king = (0..size).rev().flat_map(|y| (0..size).map(move |x| (x, y))).find(clear);
+    let white_king = (0..size).flat_map(|y| (0..size).rev().map(move |x| (x, y))).find(clear);
+    let king = v.spec.pieces.iter().position(|p| p.royal).map(|t| PieceType(t as u8));
+    let mut pieces = vec![(centre, Piece { color: Color::Black, ptype, promoted })];
+    if let (Some(king), Some((bx, by)), Some((wx, wy))) = (king, black_king, white_king) {
+        pieces.push((v.geometry.square(bx, by), Piece { color: Color::Black, ptype: king, promoted: false }));
+        pieces.push((v.geometry.square(wx, wy), Piece { color: Color::White, ptype: king, promoted: false }));
+    }
+    let Ok(pos) = Position::from_parts(v, &pieces, Color::Black, [[0; MAX_HAND_TYPES]; 2], None, 1) else {
         return 0;
     };
     let mut targets: Vec<_> = pos
         .legal_moves()
         .into_iter()
         .filter_map(|mv| match mv {
-            Move::Normal { to, .. } | Move::TwoLeg { to, .. } if to != centre => Some(to),
+            Move::Normal { from, to, .. } | Move::TwoLeg { from, to, .. } if from == centre && to != centre => Some(to),
             _ => None,
         })
         .collect();
