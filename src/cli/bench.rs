@@ -7,7 +7,9 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use clap::{Args, Subcommand};
 
+use crate::mcts::RootSelection;
 use crate::nn::bench::{forward_rate, on_fresh_thread, server_rate, Workload};
+use crate::selfplay::bench::measure as measure_selfplay;
 use crate::nn::{DeviceChoice, Network, NetworkConfig, Precision};
 use crate::rules::perft::{make_and_generate, perft, BENCH_POSITIONS};
 use crate::rules::VariantId;
@@ -28,6 +30,34 @@ enum BenchWhat {
     },
     /// Network throughput: raw forward passes next to the inference server, same batch size.
     Nn(NnArgs),
+    /// Network evaluations per second during self-play next to raw forward passes.
+    Selfplay(SelfplayBenchArgs),
+}
+
+/// Settings of `bench selfplay`.
+#[derive(Debug, Args)]
+struct SelfplayBenchArgs {
+    /// Variants, comma separated.
+    #[arg(long, default_value = "shogi,heian-dai-shogi,tenjiku-shogi", value_delimiter = ',')]
+    variants: Vec<String>,
+    /// Residual blocks.
+    #[arg(long, default_value_t = 6)]
+    blocks: usize,
+    /// Channels.
+    #[arg(long, default_value_t = 64)]
+    channels: usize,
+    /// Batch size of the server and of the raw forward passes.
+    #[arg(long, default_value_t = 32)]
+    batch: usize,
+    /// Games in flight (default: twice the batch).
+    #[arg(long)]
+    games: Option<usize>,
+    /// Root selection: puct or gumbel.
+    #[arg(long, default_value = "gumbel")]
+    root: String,
+    /// Seconds of each measurement.
+    #[arg(long, default_value_t = 10.0)]
+    seconds: f64,
 }
 
 /// Settings of `bench nn`.
@@ -72,7 +102,44 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     match args.what {
         BenchWhat::Perft { shallower } => bench_perft(shallower),
         BenchWhat::Nn(args) => bench_nn(args),
+        BenchWhat::Selfplay(args) => bench_selfplay(args),
     }
+}
+
+fn bench_selfplay(args: SelfplayBenchArgs) -> anyhow::Result<ExitCode> {
+    let variants = args.variants.iter().map(|v| v.parse::<VariantId>()).collect::<Result<Vec<_>, _>>()?;
+    let root = match args.root.as_str() {
+        "puct" => RootSelection::Puct,
+        "gumbel" => RootSelection::Gumbel,
+        other => anyhow::bail!("--root '{other}': expected puct or gumbel"),
+    };
+    let config = NetworkConfig::scaled(args.blocks, args.channels);
+    config.validate().context("--blocks/--channels")?;
+    anyhow::ensure!((1..=4096).contains(&args.batch), "--batch must be between 1 and 4096");
+    anyhow::ensure!(args.seconds > 0.0 && args.seconds <= 600.0, "--seconds must be between 0 and 600");
+    let games = args.games.unwrap_or(2 * args.batch).max(1);
+    let out = std::env::temp_dir().join(format!("shogi-zero-bench-selfplay-{}", std::process::id()));
+    println!("network {config} on the CPU, batch {}, {games} games in flight, {:?} root, {:.0} s each", args.batch, root, args.seconds);
+    println!("{:<18} {:>18} {:>14} {:>7} {:>12}", "variant", "self-play evals/s", "raw evals/s", "ratio", "plies/s");
+    for id in variants {
+        let make = || {
+            tch::manual_seed(1);
+            Network::new(id, &config, tch::Device::Cpu).expect("a validated shape builds")
+        };
+        let rate = measure_selfplay(&make, root, args.batch, games, Duration::from_secs_f64(args.seconds), &out);
+        let _ = std::fs::remove_dir_all(&out);
+        let rate = rate?;
+        println!(
+            "{:<18} {:>18.0} {:>14.0} {:>6.1}% {:>12.1}",
+            id.name(),
+            rate.selfplay_evals_per_s,
+            rate.raw_evals_per_s,
+            100.0 * rate.selfplay_evals_per_s / rate.raw_evals_per_s,
+            rate.plies_per_s
+        );
+    }
+    println!("self-play: leaves evaluated per second while workers search, encode and play (same network, same batch)");
+    Ok(ExitCode::SUCCESS)
 }
 
 fn bench_nn(args: NnArgs) -> anyhow::Result<ExitCode> {
