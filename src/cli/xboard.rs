@@ -32,6 +32,9 @@ pub struct XboardArgs {
     /// Resign when the expected score falls below this percentage (0: never).
     #[arg(long, default_value_t = 2)]
     resign_percent: u32,
+    /// LibTorch's CPU threads for the network (a search evaluates one position at a time).
+    #[arg(long, default_value_t = 1)]
+    threads: u16,
 }
 
 pub fn run(args: XboardArgs) -> anyhow::Result<ExitCode> {
@@ -53,6 +56,7 @@ pub fn run(args: XboardArgs) -> anyhow::Result<ExitCode> {
         (None, None) => VariantId::ChuShogi,
     };
     model::resolve(args.model.as_deref(), variant)?;
+    tch::set_num_threads(i32::from(args.threads.max(1)));
     let settings = XboardSettings {
         variant,
         model: args.model,

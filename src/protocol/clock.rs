@@ -3,10 +3,10 @@
 //! A move gets a share of the remaining time (split over the moves still to play before the
 //! next time control, or over [`EXPECTED_MOVES`] when the rest of the game must be played in
 //! it), plus the increment (it comes back after the move) and the byoyomi (a period that is used
-//! or lost on every move once the main time is gone). It never gets more than the time that can
-//! be spent without losing on time, the remaining time plus the byoyomi, less an overhead kept
-//! for the move to reach the opponent. The search then stops on time after the simulation in
-//! progress; the overhead must cover that simulation.
+//! or lost on every move once the main time is gone), but never more than the time that can be
+//! spent without losing on time, the remaining time plus the byoyomi; from that an overhead is
+//! kept back on every move for the simulation in progress when time is up and for the move to
+//! reach the opponent (were it spent, a clock living on its increment would lose it move by move).
 
 use std::time::Duration;
 
@@ -31,8 +31,8 @@ impl Clock {
     pub fn budget(&self, overhead: Duration) -> Duration {
         let moves = self.moves_to_go.unwrap_or(EXPECTED_MOVES).max(1);
         let share = self.remaining / moves + self.increment + self.byoyomi;
-        let safe = (self.remaining + self.byoyomi).saturating_sub(overhead);
-        share.min(safe)
+        let safe = self.remaining + self.byoyomi;
+        share.min(safe).saturating_sub(overhead)
     }
 }
 
@@ -60,15 +60,15 @@ mod tests {
     #[test]
     fn main_time_is_shared_and_byoyomi_added() {
         let clock = Clock { remaining: ms(60_000), byoyomi: ms(10_000), ..Clock::default() };
-        assert_eq!(clock.budget(OVERHEAD), ms(60_000 / 40 + 10_000));
+        assert_eq!(clock.budget(OVERHEAD), ms(60_000 / 40 + 10_000 - 300));
         let sudden_death = Clock { remaining: ms(60_000), ..Clock::default() };
-        assert_eq!(sudden_death.budget(OVERHEAD), ms(1_500));
+        assert_eq!(sudden_death.budget(OVERHEAD), ms(1_200));
     }
 
     #[test]
     fn increment_is_spent_but_never_beyond_the_clock() {
         let clock = Clock { remaining: ms(40_000), increment: ms(5_000), ..Clock::default() };
-        assert_eq!(clock.budget(OVERHEAD), ms(6_000));
+        assert_eq!(clock.budget(OVERHEAD), ms(5_700));
         // Almost out of time: the increment is not there yet, only the remaining time is.
         let short = Clock { remaining: ms(1_000), increment: ms(5_000), ..Clock::default() };
         assert_eq!(short.budget(OVERHEAD), ms(700));
@@ -83,7 +83,7 @@ mod tests {
         let zero_moves = Clock { remaining: ms(30_000), moves_to_go: Some(0), ..Clock::default() };
         assert_eq!(zero_moves.budget(OVERHEAD), ms(29_700));
         let control = Clock { remaining: ms(30_000), moves_to_go: Some(10), ..Clock::default() };
-        assert_eq!(control.budget(OVERHEAD), ms(3_000));
+        assert_eq!(control.budget(OVERHEAD), ms(2_700));
     }
 
     #[test]

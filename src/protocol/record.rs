@@ -9,6 +9,7 @@
 use std::path::Path;
 
 use crate::arena::records::{csa_text, write_atomic, Ending, FailureKind, GameRecord};
+use crate::rules::notation::coord;
 use crate::rules::{Color, Game};
 
 /// The ending of a game that `loser` resigned.
@@ -55,15 +56,19 @@ pub enum SaveError {
 
 /// The JSON record of `game` between `names` (Black's first), ended by `ending` if it has ended.
 pub fn json(game: &Game, names: [&str; 2], ending: Option<&Ending>) -> String {
-    let record = match ending {
-        Some(ending) => GameRecord::new(1, 1, 0, names, game.start(), 0, game.moves(), ending),
-        None => {
-            let mut record = GameRecord::new(1, 1, 0, names, game.start(), 0, game.moves(), &resignation(Color::Black));
-            record.result = "*".to_string();
-            record.reason = "unfinished".to_string();
-            record.adjudicated = false;
-            record
-        }
+    let v = game.start().variant();
+    let record = GameRecord {
+        game: 1,
+        pair: 1,
+        black_player: 0,
+        black: names[0].to_string(),
+        white: names[1].to_string(),
+        start: game.start().to_string(),
+        opening_plies: 0,
+        moves: game.moves().iter().map(|&m| coord::write(v, m)).collect::<Vec<_>>().join(" "),
+        result: ending.map_or("*", Ending::result_text).to_string(),
+        reason: ending.map_or_else(|| "unfinished".to_string(), Ending::reason_text),
+        adjudicated: matches!(ending, Some(Ending::Failure { .. })),
     };
     format!("{}\n", serde_json::to_string(&record).expect("a game record serialises"))
 }

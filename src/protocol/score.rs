@@ -6,6 +6,7 @@
 //! expected score (1 + v) / 2: cp = 600 · ln((1 + v) / (1 − v)), clamped to ±[`MAX_CP`]. So
 //! v = 0.5 (75% expected) is about 659 cp, v = 0.9 is about 1767 cp, v = 0.99 about 3176 cp.
 
+use crate::mcts::SearchInfo;
 use crate::rules::{Game, Move};
 
 /// The scale of the logistic curve: an advantage of this many centipawns is a 73% expected score.
@@ -29,6 +30,15 @@ pub fn expected_score(wdl: [f32; 3]) -> f32 {
 /// `threshold_percent` (0 never resigns).
 pub fn should_resign(wdl: [f32; 3], threshold_percent: u32) -> bool {
     expected_score(wdl) * 100.0 < threshold_percent as f32
+}
+
+/// The line to report: the principal variation when it starts with the best move (visit ties
+/// can make them differ), else the best move alone.
+pub fn principal_line(info: &SearchInfo) -> Vec<Move> {
+    match (info.best, info.pv.first()) {
+        (Some(best), Some(&first)) if best != first => vec![best],
+        _ => info.pv.clone(),
+    }
 }
 
 /// The plies to a decisive end of the game along the principal variation `pv` from `game`,

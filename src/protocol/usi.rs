@@ -9,7 +9,8 @@
 //!
 //! Options: `USI_Hash` (accepted, unused: the tree grows as needed), `USI_Ponder` (whether
 //! `bestmove` names a move to ponder on), `ModelPath` (the checkpoint; default `--model` or the
-//! default model), `Device` (`cpu`, `cuda`, `cuda:N`), `Threads` (LibTorch's CPU threads),
+//! default model), `Device` (`cpu`, `cuda`, `cuda:N`), `Threads` (LibTorch's CPU threads for the network, default 1: a search evaluates one position
+//! at a time, which more threads speed up only for large networks),
 //! `Simulations` (a cap on simulations per move, 0 for none), `ResignPercent` (resign below
 //! this expected score, 0 never) and `MoveOverhead` (milliseconds kept back from every move's
 //! time for communication).
@@ -31,7 +32,7 @@ use crossbeam_channel::{at, never, select, Receiver};
 
 use super::clock::{self, Clock};
 use super::model;
-use super::score::{centipawns, mate_distance, should_resign};
+use super::score::{centipawns, mate_distance, principal_line, should_resign};
 use super::searcher::{Event, Searcher};
 use crate::mcts::{Limits, SearchInfo};
 use crate::nn::DeviceChoice;
@@ -55,7 +56,7 @@ pub fn run(settings: &UsiSettings, input: Receiver<String>, out: &mut dyn Write)
     let options = Options {
         model_path: model_path.map(|p| p.display().to_string()).unwrap_or_default(),
         device: settings.device,
-        threads: std::thread::available_parallelism().map_or(1, |n| n.get() as u32),
+        threads: 1,
         simulations: settings.simulations,
         resign_percent: 2,
         overhead_ms: 300,
@@ -438,7 +439,7 @@ impl Usi<'_> {
             None => "bestmove resign".to_string(),
             Some(Move::Declare) => "bestmove win".to_string(),
             Some(best) => {
-                let ponder = match info.pv.as_slice() {
+                let ponder = match principal_line(&info).as_slice() {
                     [first, second, ..] if self.options.ponder && *first == best && *second != Move::Declare => {
                         format!(" ponder {}", coord::write(v, *second))
                     }
@@ -456,7 +457,8 @@ fn info_line(game: &Game, info: &SearchInfo) -> String {
     let millis = info.elapsed.as_millis() as u64;
     let nps = u64::from(info.simulations) * 1000 / millis.max(1);
     let value = info.value();
-    let score = match mate_distance(game, &info.pv, value) {
+    let pv = principal_line(info);
+    let score = match mate_distance(game, &pv, value) {
         Some(plies) => format!("mate {plies}"),
         None => format!("cp {}", centipawns(value)),
     };
@@ -466,9 +468,9 @@ fn info_line(game: &Game, info: &SearchInfo) -> String {
         info.max_depth,
         info.simulations
     );
-    if !info.pv.is_empty() {
+    if !pv.is_empty() {
         let v = game.position().variant();
-        let pv: Vec<String> = info.pv.iter().map(|&m| coord::write(v, m)).collect();
+        let pv: Vec<String> = pv.iter().map(|&m| coord::write(v, m)).collect();
         line.push_str(" pv ");
         line.push_str(&pv.join(" "));
     }

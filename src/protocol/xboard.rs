@@ -28,7 +28,7 @@ use crossbeam_channel::{at, never, select, Receiver};
 
 use super::clock::{self, Clock};
 use super::model;
-use super::score::{centipawns, mate_distance, should_resign};
+use super::score::{centipawns, mate_distance, principal_line, should_resign};
 use super::searcher::{Event, Searcher};
 use super::record::describe;
 use crate::arena::records::Ending;
@@ -464,13 +464,14 @@ impl XBoard<'_> {
 /// centiseconds, nodes (simulations), and the principal variation.
 fn thinking_line(game: &Game, info: &SearchInfo) -> String {
     let value = info.value();
-    let score = match mate_distance(game, &info.pv, value) {
+    let pv = principal_line(info);
+    let score = match mate_distance(game, &pv, value) {
         Some(plies) if plies > 0 => MATE_SCORE + (plies + 1) / 2,
         Some(plies) => -MATE_SCORE - (1 - plies) / 2,
         None => centipawns(value),
     };
     let v = game.position().variant();
-    let pv: Vec<String> = info.pv.iter().map(|&m| xboard::write(v, m)).collect();
+    let pv: Vec<String> = pv.iter().map(|&m| xboard::write(v, m)).collect();
     format!(
         "{} {score} {} {} {}",
         info.mean_depth.round().max(1.0) as u32,

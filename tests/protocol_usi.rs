@@ -1,0 +1,261 @@
+//! `shogi-zero usi` driven over pipes with a tiny random checkpoint: the handshake, searches
+//! with every kind of limit, `stop` and `ponderhit`, the declaration, malformed input, `quit`;
+//! and (when the Python package cshogi is installed) whole games checked by cshogi.
+
+mod protocol_support;
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use protocol_support::{serial, temp_dir, tiny_checkpoint, Process};
+use shogi_zero::rules::notation::{coord, sfen};
+use shogi_zero::rules::{Game, GameRules, Position, VariantId};
+
+const LONG: Duration = Duration::from_secs(60);
+
+fn model() -> String {
+    tiny_checkpoint(VariantId::Shogi).display().to_string()
+}
+
+/// An engine after `usi` and `isready`.
+fn ready_engine() -> Process {
+    let model = model();
+    let mut engine = Process::start(&["usi", "--model", &model], None);
+    engine.send("usi");
+    engine.expect("usiok", LONG);
+    engine.send("isready");
+    engine.expect("readyok", LONG);
+    engine
+}
+
+fn game(sfen_text: Option<&str>, moves: &str) -> Game {
+    let v = VariantId::Shogi.variant();
+    let start = sfen_text.map_or_else(|| Position::start(VariantId::Shogi), |t| sfen::parse(v, t).unwrap());
+    let mut game = Game::new(start, GameRules::default_for(v));
+    for m in moves.split_whitespace() {
+        game.play_text(m).unwrap();
+    }
+    game
+}
+
+/// Checks a `bestmove` line: its move (and ponder move) are legal in `game`; returns the move.
+fn check_bestmove(line: &str, game: &Game) -> String {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(words.first(), Some(&"bestmove"), "{line}");
+    let best = words.get(1).unwrap_or_else(|| panic!("'{line}' names no move"));
+    let mv = coord::parse(game.position(), best).unwrap_or_else(|e| panic!("'{line}': {e}"));
+    assert!(game.legal_moves().contains(&mv), "{line}");
+    if let ["bestmove", _, "ponder", ponder] = words[..] {
+        let mut after = game.clone();
+        after.play(mv).unwrap();
+        coord::parse(after.position(), ponder).unwrap_or_else(|e| panic!("ponder move of '{line}': {e}"));
+    }
+    best.to_string()
+}
+
+/// Every line an engine may write.
+fn is_protocol_line(line: &str) -> bool {
+    ["id name ", "id author ", "option name ", "usiok", "readyok", "info ", "bestmove ", "checkmate "]
+        .iter()
+        .any(|prefix| line.starts_with(prefix))
+}
+
+#[test]
+fn handshake_lists_the_options_and_loads_the_model() {
+    let _serial = serial();
+    let model = model();
+    let mut engine = Process::start(&["usi", "--model", &model, "--sims", "77"], None);
+    engine.send("usi");
+    let lines = engine.read_until(LONG, |l| l == "usiok");
+    assert!(lines[0].starts_with("id name shogi-zero "), "{lines:?}");
+    for option in ["USI_Hash type spin", "USI_Ponder type check", "Threads type spin", "Device type string default cpu"] {
+        assert!(lines.iter().any(|l| l.starts_with(&format!("option name {option}"))), "{option}: {lines:?}");
+    }
+    assert!(lines.contains(&format!("option name ModelPath type filename default {model}")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("option name Simulations type spin default 77 ")), "{lines:?}");
+    engine.send("isready");
+    engine.expect("readyok", LONG);
+    engine.send("quit");
+    assert!(engine.wait(LONG).success());
+    assert!(engine.transcript.iter().all(|l| is_protocol_line(l)), "{:?}", engine.transcript);
+}
+
+#[test]
+fn go_nodes_gives_info_and_a_legal_bestmove() {
+    let _serial = serial();
+    let mut engine = ready_engine();
+    engine.send("usinewgame");
+    engine.send("position startpos moves 7g7f");
+    engine.send("go nodes 40");
+    let lines = engine.read_until(LONG, |l| l.starts_with("bestmove"));
+    let best = check_bestmove(lines.last().unwrap(), &game(None, "7g7f"));
+    let info = &lines[lines.len() - 2];
+    assert!(info.starts_with("info depth ") && info.contains(" nodes 40 ") && info.contains(" score "), "{info}");
+    assert!(info.contains(&format!(" pv {best}")), "{info}");
+    // The search follows a position given as SFEN with moves too.
+    engine.send("position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves 2g2f 8c8d");
+    engine.send("go nodes 10");
+    check_bestmove(&engine.expect("bestmove", LONG), &game(None, "2g2f 8c8d"));
+    engine.send("gameover win");
+    engine.send("quit");
+    assert!(engine.wait(LONG).success());
+}
+
+#[test]
+fn time_limits_are_kept() {
+    let _serial = serial();
+    let mut engine = ready_engine();
+    engine.send("setoption name MoveOverhead value 200");
+    engine.send("position startpos");
+    for (go, limit) in [("go btime 0 wtime 0 byoyomi 600", 600), ("go movetime 400", 400), ("go btime 2000 wtime 2000 binc 100 winc 100", 2000)] {
+        let started = Instant::now();
+        engine.send(go);
+        check_bestmove(&engine.expect("bestmove", LONG), &game(None, ""));
+        let took = started.elapsed();
+        assert!(took < Duration::from_millis(limit), "'{go}' took {took:?}");
+    }
+    engine.send("quit");
+    assert!(engine.wait(LONG).success());
+}
+
+#[test]
+fn stop_ends_an_infinite_search_and_ponderhit_a_ponder_search() {
+    let _serial = serial();
+    let mut engine = ready_engine();
+    engine.send("position startpos moves 7g7f 3c3d");
+    engine.send("go infinite");
+    let early = engine.drain(Duration::from_millis(700));
+    assert!(!early.iter().any(|l| l.starts_with("bestmove")), "bestmove before stop: {early:?}");
+    let stopped = Instant::now();
+    engine.send("stop");
+    check_bestmove(&engine.expect("bestmove", LONG), &game(None, "7g7f 3c3d"));
+    assert!(stopped.elapsed() < Duration::from_secs(2), "stop took {:?}", stopped.elapsed());
+    // Pondering waits for ponderhit, then keeps to the clock from there.
+    engine.send("position startpos moves 7g7f 3c3d 2g2f");
+    engine.send("go ponder btime 0 wtime 0 byoyomi 500");
+    let pondering = engine.drain(Duration::from_millis(700));
+    assert!(!pondering.iter().any(|l| l.starts_with("bestmove")), "bestmove while pondering: {pondering:?}");
+    engine.send("isready");
+    engine.expect("readyok", LONG);
+    let hit = Instant::now();
+    engine.send("ponderhit");
+    check_bestmove(&engine.expect("bestmove", LONG), &game(None, "7g7f 3c3d 2g2f"));
+    assert!(hit.elapsed() < Duration::from_millis(1500), "ponderhit to bestmove took {:?}", hit.elapsed());
+    // A missed ponder move: stop still gives a bestmove.
+    engine.send("go ponder byoyomi 500");
+    engine.send("stop");
+    engine.expect("bestmove", LONG);
+    engine.send("quit");
+    assert!(engine.wait(LONG).success());
+}
+
+#[test]
+fn declaration_mate_and_resignation() {
+    let _serial = serial();
+    let mut engine = ready_engine();
+    // Black's king is in the camp with ten pieces there and 28 points: a valid declaration.
+    engine.send("position sfen RRBBGGSS1/4K4/NN7/9/9/9/9/9/8k b 2P 1");
+    engine.send("go byoyomi 1000");
+    assert_eq!(engine.expect("bestmove", LONG), "bestmove win");
+    // White is checkmated: nothing to play.
+    engine.send("position sfen 4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1");
+    engine.send("go nodes 10");
+    assert_eq!(engine.expect("bestmove", LONG), "bestmove resign");
+    // Mate in one: the engine finds it and reports the mate.
+    engine.send("position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1");
+    engine.send("go nodes 400");
+    let lines = engine.read_until(LONG, |l| l.starts_with("bestmove"));
+    assert_eq!(lines.last().unwrap(), "bestmove G*5b", "{lines:?}");
+    assert!(lines[lines.len() - 2].contains(" score mate 1 "), "{lines:?}");
+    engine.send("go mate 1000");
+    assert_eq!(engine.expect("checkmate", LONG), "checkmate notimplemented");
+    engine.send("quit");
+    assert!(engine.wait(LONG).success());
+}
+
+#[test]
+fn malformed_input_is_ignored_and_output_stays_protocol() {
+    let _serial = serial();
+    let mut engine = ready_engine();
+    for line in [
+        "",
+        "   ",
+        "hello world",
+        "position",
+        "position sfen nonsense here",
+        "position startpos moves 7g7f 9a9a",
+        "go nodes many",
+        "go wtime",
+        "setoption",
+        "setoption name",
+        "setoption name Bogus value 3",
+        "setoption name Threads value lots",
+        "setoption name Device value gpu",
+        "stop",
+        "ponderhit",
+    ] {
+        engine.send(line);
+    }
+    engine.send_bytes(b"\xff\xfe\x00garbage\r\n");
+    engine.send("isready");
+    engine.expect("readyok", LONG);
+    // The position kept the legal part of the bad move list: White is to move after 7g7f.
+    engine.send("go nodes 5");
+    check_bestmove(&engine.expect("bestmove", LONG), &game(None, "7g7f"));
+    engine.send("quit");
+    assert!(engine.wait(LONG).success());
+    assert!(engine.transcript.iter().all(|l| is_protocol_line(l)), "{:?}", engine.transcript);
+    let stderr = engine.stderr();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(stderr.contains("unknown command 'hello world'"), "{stderr}");
+    assert!(stderr.contains("unknown option 'Bogus'"), "{stderr}");
+}
+
+#[test]
+fn end_of_input_quits_and_a_missing_model_is_reported() {
+    let _serial = serial();
+    let mut engine = ready_engine();
+    engine.send("go infinite");
+    engine.close_input();
+    assert!(engine.wait(LONG).success());
+    let mut engine = Process::start(&["usi", "--model", "/nonexistent/model"], None);
+    engine.send("isready");
+    let line = engine.expect("info string error", LONG);
+    assert!(line.contains("/nonexistent/model"), "{line}");
+    engine.send("go nodes 5");
+    assert_eq!(engine.expect("bestmove", LONG), "bestmove resign");
+    engine.send("quit");
+    assert!(engine.wait(LONG).success());
+}
+
+/// The cshogi package, when the project's Python has it.
+fn python_with_cshogi() -> Option<PathBuf> {
+    let python = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/python");
+    let found = Command::new(&python).args(["-c", "import cshogi"]).status().is_ok_and(|s| s.success());
+    found.then_some(python)
+}
+
+/// Whole games through cshogi's USI driver: against a random player and against itself, every
+/// move checked legal by cshogi's own move generator, the clocks kept (scripts/usi_cshogi_check.py).
+/// About a minute: run with `scripts/test.sh -- --ignored`.
+#[test]
+#[ignore = "slow: two whole games with real clocks"]
+fn cshogi_plays_whole_games_against_the_engine() {
+    let _serial = serial();
+    let Some(python) = python_with_cshogi() else {
+        println!("skipped: the Python package cshogi is not installed in .venv (scripts/setup.sh installs it)");
+        return;
+    };
+    let dir = temp_dir("cshogi");
+    let wrapper = dir.join("engine.sh");
+    std::fs::write(&wrapper, format!("#!/bin/sh\nexec '{}' usi --model '{}' \"$@\"\n", env!("CARGO_BIN_EXE_shogi-zero"), model()))
+        .unwrap();
+    std::fs::set_permissions(&wrapper, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/usi_cshogi_check.py");
+    let out = Command::new(python).arg(script).arg(&wrapper).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "cshogi check failed:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("games: 2"), "{stdout}");
+    println!("{stdout}");
+}
