@@ -10,7 +10,6 @@
 use std::io::{self, BufRead, Write};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 use super::board::{self, PieceStyle};
 use super::record::{self, describe, resignation, Format};
@@ -204,12 +203,8 @@ impl Session<'_> {
 
     /// Searches the current position; `None` (after saying why) when the engine failed.
     fn think(&mut self) -> io::Result<Option<SearchInfo>> {
-        let started = Instant::now();
         match self.engine.think(&self.game, &self.config.limits, &AtomicBool::new(false), &mut |_| {}) {
-            Ok(info) => {
-                eprintln!("searched {} simulations in {:.2?}", info.simulations, started.elapsed());
-                Ok(Some(info))
-            }
+            Ok(info) => Ok(Some(info)),
             Err(e) => {
                 writeln!(self.out, "The engine failed: {e}")?;
                 Ok(None)
