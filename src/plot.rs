@@ -132,7 +132,9 @@ impl LineChart {
                 .x_desc(self.x_label.as_str())
                 .y_desc(self.y_label.as_str())
                 .label_style((family, 14))
-                .axis_desc_style((family, 16)),
+                .axis_desc_style((family, 16))
+                .x_label_formatter(&tick_label)
+                .y_label_formatter(&tick_label),
             None => mesh.x_labels(0).y_labels(0),
         };
         mesh.draw().map_err(|e| failed(&e))?;
@@ -158,6 +160,15 @@ impl LineChart {
                 .map_err(|e| failed(&e))?;
         }
         root.present().map_err(|e| failed(&e))
+    }
+}
+
+/// A tick label: whole numbers without decimals, others with at most three.
+fn tick_label(value: &f64) -> String {
+    if (value - value.round()).abs() < 1e-9 * value.abs().max(1.0) {
+        format!("{value:.0}")
+    } else {
+        format!("{value:.3}").trim_end_matches('0').to_string()
     }
 }
 

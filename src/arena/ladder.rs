@@ -158,8 +158,8 @@ pub fn write_ladder(out: &Path, rows: &[LadderRow]) -> Result<(), ArenaError> {
         csv.push_str(&format!(
             "{},{},{},{},{},{},{:.1},{:.1},{:.1},{:.1}\n",
             r.step,
-            r.checkpoint.display(),
-            r.opponent.replace(',', ";"),
+            csv_field(&r.checkpoint.display().to_string()),
+            csv_field(&r.opponent),
             r.wdl.wins,
             r.wdl.draws,
             r.wdl.losses,
@@ -181,6 +181,15 @@ pub fn write_ladder(out: &Path, rows: &[LadderRow]) -> Result<(), ArenaError> {
     }
     chart.write_png(&out.join("ladder.png"))?;
     Ok(())
+}
+
+/// A CSV field, quoted when it holds a comma, quote or line break.
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
 }
 
 /// Whether and how candidates are gated during training. Off by default.

@@ -11,7 +11,6 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::stats::{EloEstimate, Sprt, SprtStatus, Wdl};
-use crate::rules::notation::coord;
 use crate::rules::{Color, EndReason, Move, Position, VariantId};
 
 /// Writes `bytes` to `path` through a temporary file in the same folder and a rename.
@@ -115,34 +114,6 @@ impl GameRecord {
             "1-0" => Some(Color::Black),
             "0-1" => Some(Color::White),
             _ => None,
-        }
-    }
-
-    /// The record of a finished game.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn new(
-        game: u32,
-        pair: u32,
-        black_player: usize,
-        names: [&str; 2],
-        start: &Position,
-        opening_plies: usize,
-        moves: &[Move],
-        ending: &Ending,
-    ) -> GameRecord {
-        let v = start.variant();
-        GameRecord {
-            game,
-            pair,
-            black_player,
-            black: names[black_player].to_string(),
-            white: names[1 - black_player].to_string(),
-            start: start.to_string(),
-            opening_plies,
-            moves: moves.iter().map(|&m| coord::write(v, m)).collect::<Vec<_>>().join(" "),
-            result: ending.result_text().to_string(),
-            reason: ending.reason_text(),
-            adjudicated: matches!(ending, Ending::Failure { .. }),
         }
     }
 }

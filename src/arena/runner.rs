@@ -280,9 +280,22 @@ fn play_indexed_game(
             seats[p] = None;
         }
     }
-    let by_color = [names[black_player].as_str(), names[1 - black_player].as_str()];
-    let record = GameRecord::new(index + 1, pair + 1, black_player, [&names[0], &names[1]], game.start(), opening.moves.len(), game.moves(), &ending);
-    let csa = records::csa_text(game.start(), game.moves(), by_color, &ending);
+    let (black, white) = (names[black_player].clone(), names[1 - black_player].clone());
+    let csa = records::csa_text(game.start(), game.moves(), [&black, &white], &ending);
+    let variant = config.variant.variant();
+    let record = GameRecord {
+        game: index + 1,
+        pair: pair + 1,
+        black_player,
+        black,
+        white,
+        start: game.start().to_string(),
+        opening_plies: opening.moves.len(),
+        moves: game.moves().iter().map(|&m| coord::write(variant, m)).collect::<Vec<_>>().join(" "),
+        result: ending.result_text().to_string(),
+        reason: ending.reason_text(),
+        adjudicated: matches!(ending, Ending::Failure { .. }),
+    };
     Ok(Finished { record, csa })
 }
 

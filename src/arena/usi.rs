@@ -22,6 +22,8 @@ pub struct UsiPlayer {
     process: Process,
     variant: VariantId,
     color: Color,
+    /// `position startpos` or `position sfen <SFEN>` for the current game's start.
+    start: String,
 }
 
 impl UsiPlayer {
@@ -32,7 +34,7 @@ impl UsiPlayer {
         for (option, value) in &spec.options {
             process.send(&format!("setoption name {option} value {value}"), "take its options")?;
         }
-        let mut player = UsiPlayer { name, spec, process, variant, color: Color::Black };
+        let mut player = UsiPlayer { name, spec, process, variant, color: Color::Black, start: String::new() };
         player.ready()?;
         Ok(player)
     }
@@ -48,11 +50,7 @@ impl UsiPlayer {
     /// The `position` command for the game so far.
     fn position_command(&self, game: &Game) -> String {
         let v = self.variant.variant();
-        let mut command = if *game.start() == Position::start(self.variant) {
-            "position startpos".to_string()
-        } else {
-            format!("position sfen {}", sfen::write(game.start()))
-        };
+        let mut command = self.start.clone();
         if !game.moves().is_empty() {
             command.push_str(" moves");
             for &mv in game.moves() {
@@ -78,8 +76,13 @@ impl Player for UsiPlayer {
         &self.name
     }
 
-    fn new_game(&mut self, _game: &Game, color: Color) -> Result<(), PlayerError> {
+    fn new_game(&mut self, game: &Game, color: Color) -> Result<(), PlayerError> {
         self.color = color;
+        self.start = if *game.start() == Position::start(self.variant) {
+            "position startpos".to_string()
+        } else {
+            format!("position sfen {}", sfen::write(game.start()))
+        };
         self.ready()?;
         self.process.send("usinewgame", "start a game")
     }

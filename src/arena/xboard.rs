@@ -233,3 +233,24 @@ impl Player for XboardPlayer {
         let _ = self.process.send(&format!("result {result}"), "hear the result");
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::parse_features;
+
+    #[test]
+    fn features_split_into_pairs_with_quoted_values() {
+        let pairs = parse_features(r#"setboard=1 variants="chu,dai,tenjiku" myname="HaChu 0.21" option="Resign -check 0" done=1"#);
+        let expected = [
+            ("setboard", "1"),
+            ("variants", "chu,dai,tenjiku"),
+            ("myname", "HaChu 0.21"),
+            ("option", "Resign -check 0"),
+            ("done", "1"),
+        ];
+        assert_eq!(pairs, expected.map(|(n, v)| (n.to_string(), v.to_string())));
+        // An unterminated quote takes the rest of the line.
+        assert_eq!(parse_features(r#"myname="Broken engine"#), [("myname".to_string(), "Broken engine".to_string())]);
+        assert!(parse_features("").is_empty());
+    }
+}

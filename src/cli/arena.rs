@@ -30,7 +30,10 @@ pub struct ArenaArgs {
     #[arg(long, required = true)]
     variant: Option<String>,
     /// A player, given twice: random, alphabeta:<depth>, usi:<command>[?key=value&...],
-    /// xboard:<command>[?...] or a checkpoint path (see README).
+    /// xboard:<command>[?key=value&...], or a checkpoint (step-N.json or a run folder). Engine
+    /// keys: option.<Name>=<value>, movetime=<ms>, depth=<n>, nodes=<n> (USI), timeout=<ms>
+    /// (default 10000), memory=<MB> (xboard), variant=<name> (xboard). Example:
+    /// 'usi:fairy-stockfish?option.Skill Level=0&movetime=100'.
     #[arg(long = "player", required = true)]
     players: Vec<String>,
     #[command(flatten)]
