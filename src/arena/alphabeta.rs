@@ -233,7 +233,7 @@ impl AlphaBetaPlayer {
     /// Whether the time is up (looked at every [`CLOCK_INTERVAL`] nodes).
     fn out_of_time(&mut self) -> bool {
         self.nodes += 1;
-        if !self.aborted && self.nodes % CLOCK_INTERVAL == 0 {
+        if !self.aborted && self.nodes.is_multiple_of(CLOCK_INTERVAL) {
             self.aborted = self.deadline.is_some_and(|d| Instant::now() >= d);
         }
         self.aborted

@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::player::{PlayerError, PlayerFactory, PlayerSpec};
+use super::player::{FactoryResult, PlayerFactory, PlayerSpec};
 use super::records::write_atomic;
 use super::runner::{run_match, MatchConfig, MatchReport};
 use super::stats::{elo_from_score, EloEstimate, Wdl};
@@ -89,14 +89,14 @@ pub fn finite_elo(wdl: Wdl) -> f64 {
 /// [`super::player::factory`]; tests give others).
 pub fn run_ladder(
     config: &LadderConfig,
-    make: &dyn Fn(&PlayerSpec) -> Result<Arc<dyn PlayerFactory>, PlayerError>,
+    make: &dyn Fn(&PlayerSpec) -> FactoryResult,
 ) -> Result<Vec<LadderRow>, ArenaError> {
     if config.anchor.is_none() && !config.predecessor {
         return Err(ArenaError::NoLadderOpponent);
     }
     let steps = checkpoints(&config.run)?;
     let build = |spec: &PlayerSpec| make(spec).map_err(|error| ArenaError::Player { name: spec.to_string(), error });
-    let anchor = config.anchor.as_ref().map(|spec| build(spec)).transpose()?;
+    let anchor = config.anchor.as_ref().map(&build).transpose()?;
     let mut rows = Vec::new();
     let mut previous: Option<(Arc<dyn PlayerFactory>, f64)> = None;
     for (i, (step, path)) in steps.iter().enumerate() {

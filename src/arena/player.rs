@@ -285,9 +285,12 @@ impl fmt::Display for PlayerSpec {
     }
 }
 
+/// A player factory, or why it could not be made.
+pub type FactoryResult = Result<Arc<dyn PlayerFactory>, PlayerError>;
+
 /// The factory for `spec` in games of `variant`. Outside engines are looked up here, so that a
 /// missing program is reported before any game starts.
-pub fn factory(spec: &PlayerSpec, variant: VariantId) -> Result<Arc<dyn PlayerFactory>, PlayerError> {
+pub fn factory(spec: &PlayerSpec, variant: VariantId) -> FactoryResult {
     let name = spec.to_string();
     Ok(match spec {
         PlayerSpec::Random => Arc::new(super::random::RandomFactory::new(name)),
