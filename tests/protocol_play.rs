@@ -122,7 +122,10 @@ fn run_script(command: &str, input: &str) -> Output {
 fn white_with_kanji_and_the_end_of_input() {
     let _serial = serial();
     let model = model();
-    let out = run(&["play", "--variant", "shogi", "--model", &model, "--side", "white", "--kanji", "--sims", "10"], "board\n");
+    let out = run(
+        &["play", "--variant", "shogi", "--model", &model, "--side", "white", "--kanji", "--sims", "10"],
+        "board\n",
+    );
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(out.status.success(), "{text}");
     assert!(text.contains("you play White (moving second)"), "{text}");

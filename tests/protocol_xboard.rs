@@ -22,7 +22,17 @@ fn start(extra: &[&str]) -> Process {
     engine.send("protover 2");
     engine.expect("feature done=0", LONG);
     let features = engine.expect("feature ", LONG);
-    for part in ["ping=1", "setboard=1", "usermove=1", "san=0", "sigint=0", "sigterm=0", "myname=\"shogi-zero ", "variants=\"chu", "done=1"] {
+    for part in [
+        "ping=1",
+        "setboard=1",
+        "usermove=1",
+        "san=0",
+        "sigint=0",
+        "sigterm=0",
+        "myname=\"shogi-zero ",
+        "variants=\"chu",
+        "done=1",
+    ] {
         assert!(features.contains(part), "{part}: {features}");
     }
     engine
@@ -211,7 +221,10 @@ fn clocks_move_now_pings_and_thinking_output() {
 #[test]
 fn command_line_errors() {
     let _serial = serial();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_shogi-zero")).args(["xboard", "--variant", "shogi"]).output().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_shogi-zero"))
+        .args(["xboard", "--variant", "shogi"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("shogi-zero usi"));
     let mut engine = Process::start(&["xboard", "--variant", "dai", "--model", "/nonexistent/model"], None);

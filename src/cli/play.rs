@@ -67,7 +67,8 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
         (None, None) => Limits::default(),
     };
     let path = model::resolve(args.model.as_deref(), variant)?;
-    let model = model::load(&path, Some(variant), device).with_context(|| format!("cannot load the model {}", path.display()))?;
+    let model = model::load(&path, Some(variant), device)
+        .with_context(|| format!("cannot load the model {}", path.display()))?;
     let mut engine = model::engine(&model, 0);
     if args.kanji && !has_kanji(variant) {
         eprintln!("note: kanji are drawn for standard shogi only; {variant} is drawn with letters");

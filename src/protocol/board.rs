@@ -6,8 +6,8 @@
 //! In standard shogi the pieces can be drawn as kanji instead, two columns wide, White's marked
 //! with a `v` before them (as in the common BOD diagrams), promoted pieces by their own kanji.
 
-use crate::rules::notation::sfen::cased;
 use crate::rules::geometry::rank_letter;
+use crate::rules::notation::sfen::cased;
 use crate::rules::{Color, Move, Piece, Position, Square, VariantId};
 
 /// How pieces are drawn.
@@ -53,7 +53,11 @@ pub fn draw(pos: &Position, last: Option<Move>, style: PieceStyle) -> String {
     let use_kanji = style == PieceStyle::Kanji && has_kanji(v.id);
     let marked = last.map_or_else(Vec::new, touched);
     // Letters: a column per character, the widest token decides. Kanji: side mark plus two columns.
-    let width = if use_kanji { 3 } else { v.spec.pieces.iter().map(|p| p.abbr.len() + usize::from(p.promotion.is_some())).max().unwrap_or(1) };
+    let width = if use_kanji {
+        3
+    } else {
+        v.spec.pieces.iter().map(|p| p.abbr.len() + usize::from(p.promotion.is_some())).max().unwrap_or(1)
+    };
     let mut out = String::new();
     out.push_str(&hand_line(pos, Color::White, use_kanji));
     out.push_str("   ");
@@ -69,7 +73,9 @@ pub fn draw(pos: &Position, last: Option<Move>, style: PieceStyle) -> String {
             let cell = match pos.piece_at(sq) {
                 None if use_kanji => " ・".to_string(),
                 None => format!("{:>width$}", "."),
-                Some(p) if use_kanji => format!("{}{}", if p.color == Color::White { 'v' } else { ' ' }, piece_kanji(pos, p)),
+                Some(p) if use_kanji => {
+                    format!("{}{}", if p.color == Color::White { 'v' } else { ' ' }, piece_kanji(pos, p))
+                }
                 Some(p) => format!("{:>width$}", letters(pos, p)),
             };
             out.push_str(&format!("{open}{cell}{close}"));

@@ -26,3 +26,15 @@ pub mod score;
 pub mod searcher;
 pub mod usi;
 pub mod xboard;
+
+use crate::rules::{Color, Game};
+
+/// The player who made (or makes) move number `ply` of `game`, counted from 0.
+pub fn mover(game: &Game, ply: usize) -> Color {
+    let first = game.start().side_to_move();
+    if ply.is_multiple_of(2) {
+        first
+    } else {
+        first.opponent()
+    }
+}

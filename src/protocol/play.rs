@@ -12,6 +12,7 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 use super::board::{self, PieceStyle};
+use super::mover;
 use super::record::{self, describe, resignation, Format};
 use super::score::should_resign;
 use crate::arena::records::Ending;
@@ -50,7 +51,13 @@ Commands:
 ";
 
 /// Plays `game` between the person at `input`/`out` and `engine`.
-pub fn run(game: Game, engine: &mut Engine, config: &PlayConfig, input: &mut dyn BufRead, out: &mut dyn Write) -> io::Result<()> {
+pub fn run(
+    game: Game,
+    engine: &mut Engine,
+    config: &PlayConfig,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let mut session = Session { game, engine, config, out, resigned: None };
     session.play(input)
 }
@@ -180,7 +187,12 @@ impl Session<'_> {
         }
         let Some(best) = info.best else { return Ok(false) };
         let legal = self.game.legal_moves();
-        writeln!(self.out, "The engine plays {} - {}", move_text(self.game.position(), &legal, best), evaluation(&info))?;
+        writeln!(
+            self.out,
+            "The engine plays {} - {}",
+            move_text(self.game.position(), &legal, best),
+            evaluation(&info)
+        )?;
         self.game.play(best).expect("the search gives legal moves");
         Ok(true)
     }
@@ -194,7 +206,12 @@ impl Session<'_> {
         if let Some(info) = self.think()? {
             let legal = self.game.legal_moves();
             match info.best {
-                Some(best) => writeln!(self.out, "Hint: {} - {}", move_text(self.game.position(), &legal, best), evaluation(&info))?,
+                Some(best) => writeln!(
+                    self.out,
+                    "Hint: {} - {}",
+                    move_text(self.game.position(), &legal, best),
+                    evaluation(&info)
+                )?,
                 None => writeln!(self.out, "No hint: there is no legal move.")?,
             }
         }
@@ -214,10 +231,8 @@ impl Session<'_> {
 
     fn undo(&mut self) -> io::Result<()> {
         let user = self.config.user;
-        let start_side = self.game.start().side_to_move();
-        let mover = |i: usize| if i % 2 == 0 { start_side } else { start_side.opponent() };
         let moves = self.game.moves();
-        let Some(keep) = (0..moves.len()).rev().find(|&i| mover(i) == user) else {
+        let Some(keep) = (0..moves.len()).rev().find(|&i| mover(&self.game, i) == user) else {
             return writeln!(self.out, "Nothing to undo: you have not moved yet.");
         };
         let mut game = Game::new(self.game.start().clone(), self.game.rules());
@@ -250,7 +265,9 @@ impl Session<'_> {
         };
         match record::save(&self.game, [black, white], self.ending().as_ref(), Path::new(file)) {
             Ok(Format::Csa) => writeln!(self.out, "Saved the game to {file} (CSA format)."),
-            Ok(Format::Json) => writeln!(self.out, "Saved the game to {file} (a JSON line: start position, moves, result)."),
+            Ok(Format::Json) => {
+                writeln!(self.out, "Saved the game to {file} (a JSON line: start position, moves, result).")
+            }
             Err(e) => writeln!(self.out, "Not saved: {e}"),
         }
     }
@@ -374,7 +391,10 @@ mod tests {
         let game = shogi("4k4/9/9/6S2/9/9/9/9/3GKG3 b - 1");
         assert_eq!(read_move(&game, "G6i-5h"), Ok(coordinate(&game, "6i5h")));
         let ambiguous = read_move(&game, "G-5h").unwrap_err();
-        assert!(ambiguous.contains("ambiguous") && ambiguous.contains("G6i-5h") && ambiguous.contains("G4i-5h"), "{ambiguous}");
+        assert!(
+            ambiguous.contains("ambiguous") && ambiguous.contains("G6i-5h") && ambiguous.contains("G4i-5h"),
+            "{ambiguous}"
+        );
         assert_eq!(read_move(&game, "S-3c="), Ok(coordinate(&game, "3d3c")));
         assert_eq!(read_move(&game, "S-3c"), Ok(coordinate(&game, "3d3c")));
         assert_eq!(read_move(&game, "S-3c+"), Ok(coordinate(&game, "3d3c+")));
@@ -414,7 +434,11 @@ mod tests {
         assert!(text.contains("The engine (Black) is thinking"), "{text}");
         assert!(text.contains("The engine plays "), "{text}");
         assert!(text.trim_end().ends_with("White>"), "{text}");
-        let nothing = session("undo\nresign\nresign\n", Color::White, "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
+        let nothing = session(
+            "undo\nresign\nresign\n",
+            Color::White,
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        );
         assert!(nothing.contains("Nothing to undo"), "{nothing}");
         assert!(nothing.contains("You resign: Black wins."), "{nothing}");
         assert!(nothing.contains("The game is already over."), "{nothing}");

@@ -115,7 +115,10 @@ mod tests {
     fn descriptions_and_formats() {
         let outcome = Ending::Rules { winner: Some(Color::Black), reason: crate::rules::EndReason::Checkmate };
         assert_eq!(describe(&outcome), "Black wins (checkmate)");
-        assert_eq!(describe(&Ending::Rules { winner: None, reason: crate::rules::EndReason::Repetition }), "draw (repetition)");
+        assert_eq!(
+            describe(&Ending::Rules { winner: None, reason: crate::rules::EndReason::Repetition }),
+            "draw (repetition)"
+        );
         assert_eq!(describe(&resignation(Color::White)), "White resigns");
         assert_eq!(Format::for_path(Path::new("game.CSA")), Format::Csa);
         assert_eq!(Format::for_path(Path::new("game.json")), Format::Json);

@@ -24,7 +24,7 @@ pub enum Event {
 }
 
 enum Job {
-    Think(Game, Limits),
+    Think(Box<Game>, Limits),
     Clear,
 }
 
@@ -82,7 +82,7 @@ impl Searcher {
     pub fn start(&mut self, game: Game, limits: Limits) {
         self.abort();
         self.stop.store(false, Ordering::SeqCst);
-        self.busy = self.send(Job::Think(game, limits));
+        self.busy = self.send(Job::Think(Box::new(game), limits));
     }
 
     /// Asks the running search to end soon; its result still arrives as [`Event::Finished`].

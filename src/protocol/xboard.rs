@@ -28,9 +28,10 @@ use crossbeam_channel::{at, never, select, Receiver};
 
 use super::clock::{self, Clock};
 use super::model;
+use super::mover;
+use super::record::describe;
 use super::score::{centipawns, mate_distance, principal_line, should_resign};
 use super::searcher::{Event, Searcher};
-use super::record::describe;
 use crate::arena::records::Ending;
 use crate::arena::xboard::builtin_variant_name;
 use crate::mcts::{Limits, SearchInfo};
@@ -48,10 +49,7 @@ pub fn xboard_name(variant: VariantId) -> &'static str {
 
 /// The large variant an XBoard name (or our own name) stands for.
 pub fn large_variant(name: &str) -> Option<VariantId> {
-    VariantId::ALL
-        .into_iter()
-        .filter(|&v| v != VariantId::Shogi)
-        .find(|&v| xboard_name(v) == name || v.name() == name)
+    VariantId::ALL.into_iter().filter(|&v| v != VariantId::Shogi).find(|&v| xboard_name(v) == name || v.name() == name)
 }
 
 /// What the command line sets before the protocol starts.
@@ -168,8 +166,8 @@ impl XBoard<'_> {
     fn command(&mut self, line: &str) -> io::Result<bool> {
         let (command, rest) = line.split_once(char::is_whitespace).map_or((line, ""), |(c, r)| (c, r.trim()));
         match command {
-            "" | "xboard" | "accepted" | "rejected" | "hard" | "easy" | "random" | "computer" | "name" | "rating" | "ics"
-            | "draw" | "hint" | "bk" => {}
+            "" | "xboard" | "accepted" | "rejected" | "hard" | "easy" | "random" | "computer" | "name" | "rating"
+            | "ics" | "draw" | "hint" | "bk" => {}
             "protover" => self.protover()?,
             "new" => {
                 self.abort();
@@ -220,7 +218,9 @@ impl XBoard<'_> {
             },
             "sd" => eprintln!("xboard: '{line}': the search has no depth limit; ignored"),
             "time" | "otim" => match rest.parse::<u64>() {
-                Ok(centiseconds) if command == "time" => self.time_left = Some(Duration::from_millis(centiseconds * 10)),
+                Ok(centiseconds) if command == "time" => {
+                    self.time_left = Some(Duration::from_millis(centiseconds * 10))
+                }
                 Ok(_) => {}
                 Err(_) => self.send(&format!("Error (bad parameters): {line}"))?,
             },
@@ -372,11 +372,12 @@ impl XBoard<'_> {
         let remaining = self.time_left?;
         let me = self.game.position().side_to_move();
         let moves_to_go = (self.level.moves > 0).then(|| {
-            let start = self.game.start().side_to_move();
-            let mine = (0..self.game.ply()).filter(|i| (if i % 2 == 0 { start } else { start.opponent() }) == me).count() as u32;
+            let mine = (0..self.game.ply()).filter(|&i| mover(&self.game, i) == me).count() as u32;
             self.level.moves - mine % self.level.moves
         });
-        Some(Clock { remaining, increment: self.level.increment, byoyomi: Duration::ZERO, moves_to_go }.budget(OVERHEAD))
+        Some(
+            Clock { remaining, increment: self.level.increment, byoyomi: Duration::ZERO, moves_to_go }.budget(OVERHEAD),
+        )
     }
 
     /// `?` or the deadline: the search stops and its move is played.

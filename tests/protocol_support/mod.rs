@@ -116,8 +116,12 @@ impl Process {
                         return read;
                     }
                 }
-                Err(RecvTimeoutError::Timeout) => panic!("timed out after {timeout:?}; read {read:?}; stderr:\n{}", self.stderr()),
-                Err(RecvTimeoutError::Disconnected) => panic!("output ended; read {read:?}; stderr:\n{}", self.stderr()),
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("timed out after {timeout:?}; read {read:?}; stderr:\n{}", self.stderr())
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("output ended; read {read:?}; stderr:\n{}", self.stderr())
+                }
             }
         }
     }

@@ -36,7 +36,8 @@ pub fn parse_square(g: &Geometry, text: &str) -> Option<Square> {
     let mut chars = text.chars();
     let letter = chars.next().filter(char::is_ascii_lowercase)?;
     let digits = chars.as_str();
-    let valid_digits = (1..=2).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit()) && !digits.starts_with('0');
+    let valid_digits =
+        (1..=2).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit()) && !digits.starts_with('0');
     if !valid_digits {
         return None;
     }
@@ -50,7 +51,9 @@ pub fn write(v: &Variant, mv: Move) -> String {
     let g = &v.geometry;
     let promotion = |promote: bool| if promote { "+" } else { "" };
     match mv {
-        Move::Normal { from, to, promote } => format!("{}{}{}", square_name(g, from), square_name(g, to), promotion(promote)),
+        Move::Normal { from, to, promote } => {
+            format!("{}{}{}", square_name(g, from), square_name(g, to), promotion(promote))
+        }
         Move::TwoLeg { from, mid, to, promote } => format!(
             "{}{},{}{}{}",
             square_name(g, from),
