@@ -67,3 +67,20 @@ pub fn load(path: &Path, variant: Option<VariantId>, device: DeviceChoice) -> Re
 pub fn engine(model: &Model, seed: u64) -> Engine {
     Engine::new(Box::new(model.evaluator()), SearchConfig::default(), seed)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_given_checkpoint_wins_and_a_missing_default_is_explained() {
+        let given = Path::new("some/run");
+        assert_eq!(resolve(Some(given), VariantId::ChuShogi), Ok(given.to_path_buf()));
+        let places = default_locations(VariantId::DaiShogi);
+        assert_eq!(places[0], Path::new("models/dai-shogi/default"));
+        assert!(places.iter().all(|p| p.ends_with("models/dai-shogi/default")));
+        let error = NoModel { variant: VariantId::DaiShogi, looked: places }.to_string();
+        assert!(error.contains("no model for dai-shogi") && error.contains("--model"), "{error}");
+        assert!(error.contains("models/dai-shogi/default"), "{error}");
+    }
+}
