@@ -66,6 +66,12 @@ pub struct XboardSettings {
     pub resign_percent: u32,
 }
 
+/// Writes a log line to standard error, starting with `#`: XBoard reads an engine's standard
+/// error with its output, and takes such lines for comments.
+fn log(message: &str) {
+    eprintln!("# xboard: {message}");
+}
+
 /// Kept back from every move's time for communication.
 const OVERHEAD: Duration = Duration::from_millis(200);
 /// The score XBoard reads as a mate (plus the moves to it).
@@ -216,7 +222,7 @@ impl XBoard<'_> {
                 Some(time) => self.level.per_move = Some(time),
                 None => self.send(&format!("Error (bad parameters): {line}"))?,
             },
-            "sd" => eprintln!("xboard: '{line}': the search has no depth limit; ignored"),
+            "sd" => log(&format!("'{line}': the search has no depth limit; ignored")),
             "time" | "otim" => match rest.parse::<u64>() {
                 Ok(centiseconds) if command == "time" => {
                     self.time_left = Some(Duration::from_millis(centiseconds * 10))
@@ -269,12 +275,12 @@ impl XBoard<'_> {
         };
         match loaded {
             Ok(searcher) => {
-                eprintln!("xboard: loaded {}", searcher.model_id());
+                log(&format!("loaded {}", searcher.model_id()));
                 self.loaded = Some((variant, searcher));
                 true
             }
             Err(e) => {
-                eprintln!("xboard: {e}");
+                log(&e);
                 let _ = self.send(&format!("tellusererror cannot load the model: {e}"));
                 false
             }
@@ -426,7 +432,7 @@ impl XBoard<'_> {
                 let moved = match result {
                     Ok(info) => self.play_result(&thinking.game, &info),
                     Err(e) => {
-                        eprintln!("xboard: search failed: {e}");
+                        log(&format!("search failed: {e}"));
                         self.engine = None;
                         self.send(&format!("tellusererror the search failed: {e}"))
                     }
