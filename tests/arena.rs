@@ -340,6 +340,31 @@ fn a_seed_reproduces_a_match() {
     assert_ne!(run(5), run(6));
 }
 
+/// Two equal players against H1 "400 Elo apart": the SPRT accepts H0 long before 60 games.
+#[test]
+fn an_sprt_stops_the_match_early() {
+    let mut cfg = config(VariantId::ChuShogi, 60);
+    cfg.rules.ply_cap = 300;
+    cfg.seed = 2;
+    cfg.sprt = Some("0,400,0.05,0.05".parse().unwrap());
+    let report = run_match(&cfg, [make("alphabeta:1", VariantId::ChuShogi), make("alphabeta:1", VariantId::ChuShogi)]).unwrap();
+    let s = &report.summary;
+    let sprt = s.sprt.as_ref().unwrap();
+    assert_eq!(sprt.status.decision, SprtDecision::AcceptH0, "{sprt:?}");
+    assert!(sprt.status.llr <= sprt.status.lower_bound);
+    assert!(s.stopped_early && s.games < 60 && s.planned_games == 60, "{} of {}", s.games, s.planned_games);
+    assert_eq!(report.records.len() as u32, s.games);
+    // With one game at a time the match stops right at the decision: one game less, no decision.
+    let last = report.records.last().unwrap();
+    let mut earlier = s.players[0].total;
+    match last.winner().map(|w| (w == Color::Black) == (last.black_player == 0)) {
+        Some(true) => earlier.wins -= 1,
+        Some(false) => earlier.losses -= 1,
+        None => earlier.draws -= 1,
+    }
+    assert_eq!(sprt.test.status(earlier).decision, SprtDecision::Continue);
+}
+
 #[test]
 fn openings_files_are_read_and_checked() {
     let rules = GameRules::default_for(SHOGI.variant());

@@ -140,7 +140,10 @@ pub struct SprtReport {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MatchSummary {
     pub variant: String,
+    /// Games played.
     pub games: u32,
+    /// Games the match was to have (the asked number rounded up to whole pairs).
+    pub planned_games: u32,
     pub players: [PlayerSummary; 2],
     /// The first player's Elo difference against the second; `None` before the first game.
     pub elo: Option<EloEstimate>,

@@ -107,6 +107,7 @@ pub fn run_match(config: &MatchConfig, players: [Arc<dyn PlayerFactory>; 2]) -> 
     let mut summary = MatchSummary {
         variant: config.variant.name().to_string(),
         games: 0,
+        planned_games: total,
         players: names.clone().map(|name| PlayerSummary { name, ..PlayerSummary::default() }),
         elo: None,
         sprt: None,

@@ -155,6 +155,9 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<ExitCode> {
     let summary = &report.summary;
     let mut out = std::io::stdout().lock();
     writeln!(out, "{} games of {} ({} adjudicated)", summary.games, summary.variant, summary.adjudicated)?;
+    if summary.stopped_early {
+        writeln!(out, "stopped early: {} of {} planned games played", summary.games, summary.planned_games)?;
+    }
     let width = summary.players.iter().map(|p| p.name.len()).max().unwrap_or(0);
     for p in &summary.players {
         let percent = 100.0 * p.total.score().unwrap_or(0.0);
