@@ -205,6 +205,11 @@ fn malformed_input_is_ignored_and_output_stays_protocol() {
     engine.send_bytes(b"\xff\xfe\x00garbage\r\n");
     engine.send("isready");
     engine.expect("readyok", LONG);
+    // Absurd clocks neither crash nor end the search at once.
+    engine.send("go btime 9223372036854775807 wtime 9223372036854775807 byoyomi 9223372036854775807");
+    std::thread::sleep(Duration::from_millis(200));
+    engine.send("stop");
+    check_bestmove(&engine.expect("bestmove", LONG), &game(None, "7g7f"));
     // The position kept the legal part of the bad move list: White is to move after 7g7f.
     engine.send("go nodes 5");
     check_bestmove(&engine.expect("bestmove", LONG), &game(None, "7g7f"));

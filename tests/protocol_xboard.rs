@@ -125,6 +125,10 @@ fn force_mode_and_malformed_commands() {
             "Error (unknown command): \u{fffd}\u{fffd}",
         ]
     );
+    // Absurd clocks are taken without complaint (the simulation cap ends the searches below).
+    engine.send("level 0 1 1000000000000000000");
+    engine.send("time 18446744073709551615");
+    assert_eq!(sync(&mut engine, 9), Vec::<String>::new());
     // Take back White's move; the engine plays Black's side from there, and takes it back too.
     engine.send("undo");
     engine.send("go");

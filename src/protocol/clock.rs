@@ -30,10 +30,15 @@ impl Clock {
     /// The time to think on this move, `overhead` kept back for communication.
     pub fn budget(&self, overhead: Duration) -> Duration {
         let moves = self.moves_to_go.unwrap_or(EXPECTED_MOVES).max(1);
-        let share = self.remaining / moves + self.increment + self.byoyomi;
-        let safe = self.remaining + self.byoyomi;
+        let share = (self.remaining / moves).saturating_add(self.increment).saturating_add(self.byoyomi);
+        let safe = self.remaining.saturating_add(self.byoyomi);
         share.min(safe).saturating_sub(overhead)
     }
+}
+
+/// When a search of `budget` started now must stop; `None` when that is too far to say.
+pub fn deadline(budget: Duration) -> Option<std::time::Instant> {
+    std::time::Instant::now().checked_add(budget)
 }
 
 /// The time to think when each move has `per_move`, `overhead` kept back.
@@ -84,6 +89,13 @@ mod tests {
         assert_eq!(zero_moves.budget(OVERHEAD), ms(29_700));
         let control = Clock { remaining: ms(30_000), moves_to_go: Some(10), ..Clock::default() };
         assert_eq!(control.budget(OVERHEAD), ms(2_700));
+    }
+
+    #[test]
+    fn absurd_clocks_do_not_overflow() {
+        let huge =
+            Clock { remaining: Duration::MAX, increment: Duration::MAX, byoyomi: Duration::MAX, moves_to_go: Some(1) };
+        assert_eq!(huge.budget(OVERHEAD), Duration::MAX - OVERHEAD);
     }
 
     #[test]

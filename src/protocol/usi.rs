@@ -331,7 +331,7 @@ impl Usi<'_> {
             .or((self.options.simulations > 0).then_some(self.options.simulations));
         let unbounded = go.infinite || go.ponder || budget.is_some();
         let simulations = cap.or((!unbounded).then_some(Limits::DEFAULT_SIMULATIONS));
-        let deadline = if go.ponder || go.infinite { None } else { budget.map(|b| Instant::now() + b) };
+        let deadline = if go.ponder || go.infinite { None } else { budget.and_then(clock::deadline) };
         let Some((_, searcher)) = self.loaded.as_mut() else { return Ok(()) };
         searcher.start(self.game.clone(), limits(simulations));
         self.search = Some(Running { game: self.game.clone(), go, deadline, stopped: false, held: None });
@@ -380,7 +380,7 @@ impl Usi<'_> {
         let budget = self.time_budget(&go);
         let Some(search) = self.search.as_mut() else { return Ok(()) };
         if !go.infinite {
-            search.deadline = budget.map(|b| Instant::now() + b);
+            search.deadline = budget.and_then(clock::deadline);
         }
         match search.held.take() {
             Some(info) if !go.infinite => self.finish(info),

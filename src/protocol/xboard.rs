@@ -225,7 +225,7 @@ impl XBoard<'_> {
             "sd" => log(&format!("'{line}': the search has no depth limit; ignored")),
             "time" | "otim" => match rest.parse::<u64>() {
                 Ok(centiseconds) if command == "time" => {
-                    self.time_left = Some(Duration::from_millis(centiseconds * 10))
+                    self.time_left = Some(Duration::from_millis(centiseconds.saturating_mul(10)))
                 }
                 Ok(_) => {}
                 Err(_) => self.send(&format!("Error (bad parameters): {line}"))?,
@@ -366,7 +366,7 @@ impl XBoard<'_> {
         let simulations = if budget.is_some() { cap } else { cap.or(Some(Limits::DEFAULT_SIMULATIONS)) };
         let Some((_, searcher)) = self.loaded.as_mut() else { return Ok(()) };
         searcher.start(self.game.clone(), Limits { simulations, time: Some(Duration::MAX) });
-        self.thinking = Some(Thinking { game: self.game.clone(), deadline: budget.map(|b| Instant::now() + b) });
+        self.thinking = Some(Thinking { game: self.game.clone(), deadline: budget.and_then(clock::deadline) });
         Ok(())
     }
 
