@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use protocol_support::{serial, temp_dir, tiny_checkpoint, Process};
+use protocol_support::{random_lines, serial, temp_dir, tiny_checkpoint, Process};
 use shogi_zero::rules::notation::{coord, sfen};
 use shogi_zero::rules::{Game, GameRules, Position, VariantId};
 
@@ -220,6 +220,68 @@ fn malformed_input_is_ignored_and_output_stays_protocol() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(stderr.contains("unknown command 'hello world'"), "{stderr}");
     assert!(stderr.contains("unknown option 'Bogus'"), "{stderr}");
+}
+
+#[test]
+fn random_command_lines_never_crash_the_engine() {
+    let _serial = serial();
+    let mut engine = ready_engine();
+    let words = [
+        "usi",
+        "isready",
+        "setoption",
+        "name",
+        "value",
+        "position",
+        "startpos",
+        "sfen",
+        "moves",
+        "go",
+        "ponder",
+        "btime",
+        "wtime",
+        "byoyomi",
+        "binc",
+        "winc",
+        "movetime",
+        "nodes",
+        "infinite",
+        "mate",
+        "stop",
+        "ponderhit",
+        "gameover",
+        "usinewgame",
+        "win",
+        "7g7f",
+        "3c3d",
+        "P*5e",
+        "8h2b+",
+        "resign",
+        "-1",
+        "0",
+        "1",
+        "50",
+        "300",
+        "99999999999999999999",
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL",
+        "b",
+        "w",
+        "-",
+        "G2p",
+        "x",
+        "é",
+        "",
+    ];
+    for line in random_lines(&words, 300, 11) {
+        engine.send(&line);
+    }
+    engine.send("stop");
+    engine.send("isready");
+    engine.expect("readyok", LONG);
+    engine.send("quit");
+    assert!(engine.wait(LONG).success());
+    assert!(engine.transcript.iter().all(|l| is_protocol_line(l)), "{:?}", engine.transcript);
+    assert!(!engine.stderr().contains("panicked"), "{}", engine.stderr());
 }
 
 #[test]

@@ -6,7 +6,7 @@ mod protocol_support;
 
 use std::time::{Duration, Instant};
 
-use protocol_support::{serial, tiny_checkpoint, Process};
+use protocol_support::{random_lines, serial, tiny_checkpoint, Process};
 use shogi_zero::rules::notation::{sfen, xboard};
 use shogi_zero::rules::{Game, GameRules, Position, VariantId};
 
@@ -205,8 +205,7 @@ fn clocks_move_now_pings_and_thinking_output() {
     let thinking = lines.iter().filter(|l| !l.starts_with("move ") && !l.starts_with("pong")).collect::<Vec<_>>();
     assert!(!thinking.is_empty(), "{lines:?}");
     for line in thinking {
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        assert!(fields.len() >= 5 && fields[..4].iter().all(|f| f.parse::<i64>().is_ok()), "thinking output '{line}'");
+        assert!(is_thinking_line(line), "thinking output '{line}'");
     }
     // A long fixed time per move, cut short by '?'.
     engine.send("nopost");
@@ -220,6 +219,83 @@ fn clocks_move_now_pings_and_thinking_output() {
     assert!(now.elapsed() < Duration::from_secs(2), "'?' took {:?}", now.elapsed());
     engine.send("quit");
     assert!(engine.wait(LONG).success());
+}
+
+#[test]
+fn random_command_lines_never_crash_the_engine() {
+    let _serial = serial();
+    let mut engine = start(&["--sims", "30"]);
+    let words = [
+        "new",
+        "variant",
+        "chu",
+        "dai",
+        "force",
+        "go",
+        "usermove",
+        "setboard",
+        "level",
+        "st",
+        "sd",
+        "time",
+        "otim",
+        "ping",
+        "post",
+        "nopost",
+        "undo",
+        "remove",
+        "result",
+        "?",
+        "hard",
+        "easy",
+        "draw",
+        "f4f5",
+        "e4e5",
+        "g9g8",
+        "g7g8,g8g7",
+        "@@@@",
+        "h8h9+",
+        "1-0",
+        "{x}",
+        "0",
+        "1",
+        "40",
+        "0:30",
+        "-5",
+        "1e30",
+        "99999999999999999999",
+        "k11/12/12/6p5/6p5/6(Ln)5/12/12/12/12/12/11K",
+        "b",
+        "w",
+        "-",
+        "x",
+        "é",
+        "",
+    ];
+    for line in random_lines(&words, 300, 5) {
+        engine.send(&line);
+    }
+    engine.send("force");
+    sync(&mut engine, 999);
+    engine.send("quit");
+    assert!(engine.wait(LONG).success());
+    assert!(!engine.stderr().contains("panicked"), "{}", engine.stderr());
+    assert!(engine.transcript.iter().all(|l| is_protocol_line(l)), "{:?}", engine.transcript);
+    assert!(engine.transcript.iter().any(|l| l.starts_with("Illegal move")), "{:?}", engine.transcript);
+    assert!(engine.transcript.iter().any(|l| l.starts_with("Error (")), "{:?}", engine.transcript);
+}
+
+/// Every line the engine may write: features, moves, answers, errors, results, thinking output.
+fn is_protocol_line(line: &str) -> bool {
+    let known =
+        ["feature ", "move ", "pong ", "Illegal move", "Error (", "tellusererror ", "resign", "1-0 ", "0-1 ", "1/2-1/2 "];
+    known.iter().any(|prefix| line.starts_with(prefix)) || is_thinking_line(line)
+}
+
+/// A thinking-output line: depth, score, time, nodes, then the principal variation.
+fn is_thinking_line(line: &str) -> bool {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    fields.len() >= 5 && fields[..4].iter().all(|f| f.parse::<i64>().is_ok())
 }
 
 #[test]

@@ -169,3 +169,18 @@ impl Drop for Process {
         let _ = self.child.wait();
     }
 }
+
+/// `count` lines of 1 to 6 words drawn from `words` by a fixed-seed generator: command words
+/// mixed with arguments of every kind, for throwing at an engine.
+pub fn random_lines(words: &[&str], count: usize, seed: u64) -> Vec<String> {
+    let mut state = seed;
+    let mut next = move |n: usize| {
+        // splitmix64
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % n as u64) as usize
+    };
+    (0..count).map(|_| (0..1 + next(6)).map(|_| words[next(words.len())]).collect::<Vec<_>>().join(" ")).collect()
+}
