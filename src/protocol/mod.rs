@@ -27,7 +27,13 @@ pub mod searcher;
 pub mod usi;
 pub mod xboard;
 
-use crate::rules::{Color, Game};
+use crate::rules::{Color, Game, GameRules, Position};
+
+/// A game from `start` under its variant's default rules.
+pub fn new_game(start: Position) -> Game {
+    let rules = GameRules::default_for(start.variant());
+    Game::new(start, rules)
+}
 
 /// The player who made (or makes) move number `ply` of `game`, counted from 0.
 pub fn mover(game: &Game, ply: usize) -> Color {

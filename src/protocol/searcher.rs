@@ -1,13 +1,16 @@
 //! An engine thinking on a thread of its own, so that a protocol keeps reading commands (`stop`,
 //! `isready`, `ping`) while it searches. One search runs at a time; its progress reports and its
-//! result arrive on a channel that the protocol's main loop waits on beside its input.
+//! result arrive on a channel that the protocol's main loop ([`serve`]) waits on beside its input
+//! and the search's deadline.
 
+use std::io;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
 
-use crossbeam_channel::{unbounded, Receiver, RecvError, Sender};
+use crossbeam_channel::{at, never, select, unbounded, Receiver, RecvError, Sender};
 
 use super::model;
 use crate::mcts::{EvaluatorError, Limits, Model, ModelError, SearchInfo};
@@ -21,6 +24,12 @@ pub enum Event {
     Progress(SearchInfo),
     /// The search ended (its limits were reached or it was stopped).
     Finished(Result<SearchInfo, EvaluatorError>),
+}
+
+/// Limits for a search that the protocol stops (on time, or on `stop`) unless it reaches
+/// `simulations` first; without a count it runs to the engine's cap for time-limited searches.
+pub fn open_limits(simulations: Option<u32>) -> Limits {
+    Limits { simulations, time: Some(Duration::MAX) }
 }
 
 enum Job {
@@ -144,6 +153,46 @@ impl Drop for Searcher {
         self.jobs = None;
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
+        }
+    }
+}
+
+/// An engine protocol as its main loop ([`serve`]) sees it.
+pub trait Protocol {
+    /// Handles a line of input; false ends the loop (`quit`).
+    fn line(&mut self, line: &str) -> io::Result<bool>;
+    /// The searcher whose events to wait for, once one is loaded.
+    fn searcher(&mut self) -> Option<&mut Searcher>;
+    /// Handles a search event.
+    fn event(&mut self, event: Event) -> io::Result<()>;
+    /// When the running search must stop, if it has a deadline.
+    fn deadline(&self) -> Option<Instant>;
+    /// The deadline has passed.
+    fn timeout(&mut self);
+}
+
+/// Runs `protocol` on the lines of `input` until it stops or the input ends, passing it search
+/// events and deadlines as they come.
+pub fn serve(protocol: &mut dyn Protocol, input: &Receiver<String>) -> io::Result<()> {
+    loop {
+        let events = protocol.searcher().map_or_else(never, |s| s.events().clone());
+        let timer = protocol.deadline().map_or_else(never, at);
+        select! {
+            recv(input) -> line => match line {
+                Ok(line) => {
+                    if !protocol.line(&line)? {
+                        return Ok(());
+                    }
+                }
+                Err(_) => return Ok(()),
+            },
+            recv(events) -> event => {
+                if let Some(searcher) = protocol.searcher() {
+                    let event = searcher.accept(event);
+                    protocol.event(event)?;
+                }
+            },
+            recv(timer) -> _ => protocol.timeout(),
         }
     }
 }

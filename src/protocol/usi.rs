@@ -9,11 +9,11 @@
 //!
 //! Options: `USI_Hash` (accepted, unused: the tree grows as needed), `USI_Ponder` (whether
 //! `bestmove` names a move to ponder on), `ModelPath` (the checkpoint; default `--model` or the
-//! default model), `Device` (`cpu`, `cuda`, `cuda:N`), `Threads` (LibTorch's CPU threads for the network, default 1: a search evaluates one position
-//! at a time, which more threads speed up only for large networks),
-//! `Simulations` (a cap on simulations per move, 0 for none), `ResignPercent` (resign below
-//! this expected score, 0 never) and `MoveOverhead` (milliseconds kept back from every move's
-//! time for communication).
+//! default model), `Device` (`cpu`, `cuda`, `cuda:N`), `Threads` (LibTorch's CPU threads for
+//! the network, default 1: a search evaluates one position at a time, which more threads speed
+//! up only for large networks), `Simulations` (a cap on simulations per move, 0 for none),
+//! `ResignPercent` (resign below this expected score, 0 never) and `MoveOverhead`
+//! (milliseconds kept back from every move's time, default 300).
 //!
 //! Output: `info depth D seldepth S nodes N nps X time T score cp C|mate M pv ...` about twice a
 //! second and before every `bestmove`. Depth is the mean depth of the search's leaves, seldepth
@@ -28,16 +28,17 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{at, never, select, Receiver};
+use crossbeam_channel::Receiver;
 
 use super::clock::{self, Clock};
 use super::model;
+use super::new_game;
 use super::score::{centipawns, mate_distance, principal_line, should_resign};
-use super::searcher::{Event, Searcher};
+use super::searcher::{open_limits, serve, Event, Protocol, Searcher};
 use crate::mcts::{Limits, SearchInfo};
 use crate::nn::DeviceChoice;
 use crate::rules::notation::{coord, sfen};
-use crate::rules::{Color, Game, GameRules, Move, Position, VariantId};
+use crate::rules::{Color, Game, Move, Position, VariantId};
 
 /// What the command line sets before the protocol starts.
 #[derive(Clone, Debug)]
@@ -63,13 +64,13 @@ pub fn run(settings: &UsiSettings, input: Receiver<String>, out: &mut dyn Write)
         ponder: true,
     };
     let mut usi = Usi { out, options, loaded: None, game: new_game(Position::start(VariantId::Shogi)), search: None };
-    let result = usi.serve(&input);
+    let result = serve(&mut usi, &input);
     usi.abort_search();
     result
 }
 
 /// The option values.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 struct Options {
     model_path: String,
     device: DeviceChoice,
@@ -130,45 +131,33 @@ struct Usi<'a> {
     search: Option<Running>,
 }
 
-fn new_game(start: Position) -> Game {
-    let rules = GameRules::default_for(start.variant());
-    Game::new(start, rules)
-}
-
-/// Simulations for a search stopped by the protocol (time or `stop`) rather than by a count.
-fn limits(simulations: Option<u32>) -> Limits {
-    Limits { simulations, time: Some(Duration::MAX) }
-}
-
 fn ms(n: u64) -> Duration {
     Duration::from_millis(n)
 }
 
-impl Usi<'_> {
-    fn serve(&mut self, input: &Receiver<String>) -> io::Result<()> {
-        loop {
-            let events = self.loaded.as_ref().map_or_else(never, |(_, s)| s.events().clone());
-            let timer = self.search.as_ref().and_then(|s| s.deadline).map_or_else(never, at);
-            select! {
-                recv(input) -> line => match line {
-                    Ok(line) => {
-                        if !self.command(&line)? {
-                            return Ok(());
-                        }
-                    }
-                    Err(_) => return Ok(()),
-                },
-                recv(events) -> event => {
-                    if let Some((_, searcher)) = self.loaded.as_mut() {
-                        let event = searcher.accept(event);
-                        self.on_event(event)?;
-                    }
-                },
-                recv(timer) -> _ => self.stop_search(),
-            }
-        }
+impl Protocol for Usi<'_> {
+    fn line(&mut self, line: &str) -> io::Result<bool> {
+        self.command(line)
     }
 
+    fn searcher(&mut self) -> Option<&mut Searcher> {
+        self.loaded.as_mut().map(|(_, searcher)| searcher)
+    }
+
+    fn event(&mut self, event: Event) -> io::Result<()> {
+        self.on_event(event)
+    }
+
+    fn deadline(&self) -> Option<Instant> {
+        self.search.as_ref().and_then(|s| s.deadline)
+    }
+
+    fn timeout(&mut self) {
+        self.stop_search();
+    }
+}
+
+impl Usi<'_> {
     /// Handles one command line; false for `quit`.
     fn command(&mut self, line: &str) -> io::Result<bool> {
         let words: Vec<&str> = line.split_whitespace().collect();
@@ -333,7 +322,7 @@ impl Usi<'_> {
         let simulations = cap.or((!unbounded).then_some(Limits::DEFAULT_SIMULATIONS));
         let deadline = if go.ponder || go.infinite { None } else { budget.and_then(clock::deadline) };
         let Some((_, searcher)) = self.loaded.as_mut() else { return Ok(()) };
-        searcher.start(self.game.clone(), limits(simulations));
+        searcher.start(self.game.clone(), open_limits(simulations));
         self.search = Some(Running { game: self.game.clone(), go, deadline, stopped: false, held: None });
         Ok(())
     }

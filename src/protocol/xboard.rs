@@ -24,20 +24,20 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{at, never, select, Receiver};
+use crossbeam_channel::Receiver;
 
 use super::clock::{self, Clock};
 use super::model;
-use super::mover;
 use super::record::describe;
 use super::score::{centipawns, mate_distance, principal_line, should_resign};
-use super::searcher::{Event, Searcher};
+use super::searcher::{open_limits, serve, Event, Protocol, Searcher};
+use super::{mover, new_game};
 use crate::arena::records::Ending;
 use crate::arena::xboard::builtin_variant_name;
 use crate::mcts::{Limits, SearchInfo};
 use crate::nn::DeviceChoice;
 use crate::rules::notation::{coord::MoveError, sfen, xboard};
-use crate::rules::{Color, Game, GameRules, Position, VariantId};
+use crate::rules::{Color, Game, Position, VariantId};
 
 /// Our XBoard name for Heian dai shogi, which no XBoard program plays.
 pub const HEIAN_NAME: &str = "heiandai";
@@ -94,7 +94,7 @@ pub fn run(settings: &XboardSettings, input: Receiver<String>, out: &mut dyn Wri
         thinking: None,
         pongs: Vec::new(),
     };
-    let result = engine.serve(&input);
+    let result = serve(&mut engine, &input);
     engine.abort();
     result
 }
@@ -133,36 +133,29 @@ struct XBoard<'a> {
     pongs: Vec<String>,
 }
 
-fn new_game(start: Position) -> Game {
-    let rules = GameRules::default_for(start.variant());
-    Game::new(start, rules)
+impl Protocol for XBoard<'_> {
+    fn line(&mut self, line: &str) -> io::Result<bool> {
+        self.command(line.trim())
+    }
+
+    fn searcher(&mut self) -> Option<&mut Searcher> {
+        self.loaded.as_mut().map(|(_, searcher)| searcher)
+    }
+
+    fn event(&mut self, event: Event) -> io::Result<()> {
+        self.on_event(event)
+    }
+
+    fn deadline(&self) -> Option<Instant> {
+        self.thinking.as_ref().and_then(|t| t.deadline)
+    }
+
+    fn timeout(&mut self) {
+        self.move_now();
+    }
 }
 
 impl XBoard<'_> {
-    fn serve(&mut self, input: &Receiver<String>) -> io::Result<()> {
-        loop {
-            let events = self.loaded.as_ref().map_or_else(never, |(_, s)| s.events().clone());
-            let timer = self.thinking.as_ref().and_then(|t| t.deadline).map_or_else(never, at);
-            select! {
-                recv(input) -> line => match line {
-                    Ok(line) => {
-                        if !self.command(line.trim())? {
-                            return Ok(());
-                        }
-                    }
-                    Err(_) => return Ok(()),
-                },
-                recv(events) -> event => {
-                    if let Some((_, searcher)) = self.loaded.as_mut() {
-                        let event = searcher.accept(event);
-                        self.on_event(event)?;
-                    }
-                },
-                recv(timer) -> _ => self.move_now(),
-            }
-        }
-    }
-
     fn send(&mut self, line: &str) -> io::Result<()> {
         writeln!(self.out, "{line}")?;
         self.out.flush()
@@ -365,7 +358,7 @@ impl XBoard<'_> {
         let cap = (self.settings.simulations > 0).then_some(self.settings.simulations);
         let simulations = if budget.is_some() { cap } else { cap.or(Some(Limits::DEFAULT_SIMULATIONS)) };
         let Some((_, searcher)) = self.loaded.as_mut() else { return Ok(()) };
-        searcher.start(self.game.clone(), Limits { simulations, time: Some(Duration::MAX) });
+        searcher.start(self.game.clone(), open_limits(simulations));
         self.thinking = Some(Thinking { game: self.game.clone(), deadline: budget.and_then(clock::deadline) });
         Ok(())
     }
