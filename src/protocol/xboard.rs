@@ -170,12 +170,12 @@ impl XBoard<'_> {
             "protover" => self.protover()?,
             "new" => {
                 self.abort();
-                self.start(self.settings.variant)?;
+                self.start(self.settings.variant);
             }
             "variant" => match large_variant(rest) {
                 Some(variant) if self.model_path(variant).is_some() => {
                     self.abort();
-                    self.start(variant)?;
+                    self.start(variant);
                 }
                 _ => self.send(&format!("Error (unsupported variant): {line}"))?,
             },
@@ -281,7 +281,7 @@ impl XBoard<'_> {
     }
 
     /// A new game of `variant`: the engine plays White (the second player).
-    fn start(&mut self, variant: VariantId) -> io::Result<()> {
+    fn start(&mut self, variant: VariantId) {
         self.variant = variant;
         self.game = new_game(Position::start(variant));
         self.valid = true;
@@ -290,7 +290,6 @@ impl XBoard<'_> {
         if let Some((_, searcher)) = self.loaded.as_mut() {
             searcher.clear();
         }
-        Ok(())
     }
 
     fn setboard(&mut self, text: &str) -> io::Result<()> {

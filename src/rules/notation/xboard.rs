@@ -16,7 +16,7 @@
 //!   empty square) is read as the pass too, or as tenjiku's burning step (see [`coord::parse`]);
 //! - a drop (standard shogi only): `P@e5`.
 //!
-//! The 27-point declaration has no XBoard form; [`write`] writes it as `declare`, which
+//! The 27-point declaration has no XBoard form; [`write()`] writes it as `declare`, which
 //! [`parse`] refuses.
 
 use super::super::geometry::{Geometry, Square};
