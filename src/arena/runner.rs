@@ -5,12 +5,11 @@
 //! both from the opening of pair `k`. Each worker thread keeps its own two players for the games
 //! it plays (made by the factories, re-made after a failure); with one worker and in-process
 //! players a seed reproduces a match exactly. With an SPRT the match stops once a bound is
-//! reached: games already started are finished and counted. Progress (games, score, Elo) is shown
+//! reached: games other workers have already started are finished and counted. Progress (games, score, Elo) is shown
 //! on standard error; files go to the output folder (see [`super::records`]).
 
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -104,7 +103,7 @@ pub fn run_match(config: &MatchConfig, players: [Arc<dyn PlayerFactory>; 2]) -> 
     }
     let total = config.games.div_ceil(2) * 2;
     let names = [players[0].name().to_string(), players[1].name().to_string()];
-    let mut summary = MatchSummary {
+    let summary = MatchSummary {
         variant: config.variant.name().to_string(),
         games: 0,
         planned_games: total,
@@ -126,70 +125,101 @@ pub fn run_match(config: &MatchConfig, players: [Arc<dyn PlayerFactory>; 2]) -> 
         ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed_precise} < {eta}]")
             .expect("the template is valid"),
     );
-    let next = AtomicU32::new(0);
-    let stop = AtomicBool::new(false);
-    let (sender, receiver) = crossbeam_channel::unbounded::<Result<Finished, ArenaError>>();
-    let mut records = Vec::new();
-    let mut error = None;
-    let mut last_snapshot = Instant::now();
+    let collector = Collector {
+        config,
+        total,
+        next: 0,
+        stop: false,
+        summary,
+        records: Vec::new(),
+        error: None,
+        last_snapshot: Instant::now(),
+        progress,
+    };
+    let shared = Mutex::new(collector);
+    let lock = || shared.lock().unwrap_or_else(PoisonError::into_inner);
     thread::scope(|scope| {
         for worker in 0..config.concurrency.clamp(1, total as usize) {
-            let (sender, players, next, stop, names) = (sender.clone(), &players, &next, &stop, &names);
+            let (players, names, lock) = (&players, &names, &lock);
             scope.spawn(move || {
                 let mut seats: [Option<Box<dyn Player>>; 2] = [None, None];
-                while !stop.load(Ordering::SeqCst) {
-                    let index = next.fetch_add(1, Ordering::SeqCst);
-                    if index >= total {
-                        break;
-                    }
+                loop {
+                    // The lock is released before the game: a `while let` would hold it.
+                    let next = lock().next_game();
+                    let Some(index) = next else { break };
                     let finished = play_indexed_game(config, players, names, &mut seats, worker, index);
-                    let failed = finished.is_err();
-                    if sender.send(finished).is_err() || failed {
-                        break;
-                    }
+                    lock().collect(finished);
                 }
             });
         }
-        drop(sender);
-        for message in receiver {
-            let finished = match message {
-                Ok(finished) => finished,
-                Err(e) => {
-                    stop.store(true, Ordering::SeqCst);
-                    error.get_or_insert(e);
-                    continue;
-                }
-            };
-            if let (Some(dir), Some(csa)) = (&config.out, &finished.csa) {
-                let path = records::csa_path(dir, finished.record.game);
-                let written = path.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|()| records::write_atomic(&path, csa.as_bytes()));
-                if let Err(failure) = written {
-                    stop.store(true, Ordering::SeqCst);
-                    error.get_or_insert(ArenaError::Io { path, error: failure });
-                }
-            }
-            tally(&mut summary, &finished.record, config.sprt);
-            records.push(finished.record);
-            if summary.sprt.as_ref().is_some_and(|s| s.status.decision != SprtDecision::Continue) {
-                stop.store(true, Ordering::SeqCst);
-            }
-            progress.set_position(summary.games as u64);
-            progress.set_message(progress_message(&summary));
-            if config.out.is_some() && last_snapshot.elapsed() >= SNAPSHOT_INTERVAL {
-                last_snapshot = Instant::now();
-                if let Err(e) = save(config.out.as_deref(), &summary, &mut records) {
-                    error.get_or_insert(e);
-                    stop.store(true, Ordering::SeqCst);
-                }
-            }
-        }
     });
+    let Collector { mut summary, mut records, error, progress, .. } = shared.into_inner().unwrap_or_else(PoisonError::into_inner);
     progress.finish_and_clear();
     summary.stopped_early = summary.games < total;
     save(config.out.as_deref(), &summary, &mut records)?;
     match error {
         Some(e) => Err(e),
         None => Ok(MatchReport { summary, records }),
+    }
+}
+
+/// What the worker threads share: the games handed out and everything collected so far. A
+/// worker takes its next game only after its last one was counted, so an SPRT decision stops
+/// every game not yet started.
+struct Collector<'a> {
+    config: &'a MatchConfig,
+    total: u32,
+    next: u32,
+    stop: bool,
+    summary: MatchSummary,
+    records: Vec<GameRecord>,
+    error: Option<ArenaError>,
+    last_snapshot: Instant,
+    progress: ProgressBar,
+}
+
+impl Collector<'_> {
+    /// The index of the next game to play, or `None` when the match is over.
+    fn next_game(&mut self) -> Option<u32> {
+        if self.stop || self.next >= self.total {
+            return None;
+        }
+        self.next += 1;
+        Some(self.next - 1)
+    }
+
+    /// Counts a finished game (writing its CSA file), or keeps a worker's error and stops.
+    fn collect(&mut self, finished: Result<Finished, ArenaError>) {
+        let finished = match finished {
+            Ok(finished) => finished,
+            Err(e) => return self.fail(e),
+        };
+        if let (Some(dir), Some(csa)) = (&self.config.out, &finished.csa) {
+            let path = records::csa_path(dir, finished.record.game);
+            let written = path.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|()| records::write_atomic(&path, csa.as_bytes()));
+            if let Err(error) = written {
+                self.fail(ArenaError::Io { path, error });
+            }
+        }
+        tally(&mut self.summary, &finished.record, self.config.sprt);
+        self.records.push(finished.record);
+        if self.summary.sprt.as_ref().is_some_and(|s| s.status.decision != SprtDecision::Continue) {
+            self.stop = true;
+        }
+        self.progress.set_position(self.summary.games as u64);
+        self.progress.set_message(progress_message(&self.summary));
+        if self.config.out.is_some() && self.last_snapshot.elapsed() >= SNAPSHOT_INTERVAL {
+            self.last_snapshot = Instant::now();
+            if let Err(e) = save(self.config.out.as_deref(), &self.summary, &mut self.records) {
+                self.fail(e);
+            }
+        }
+    }
+
+    /// Keeps the first error and stops handing out games.
+    fn fail(&mut self, error: ArenaError) {
+        self.stop = true;
+        self.error.get_or_insert(error);
     }
 }
 
