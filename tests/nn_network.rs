@@ -146,8 +146,8 @@ fn bad_configs_are_refused_naming_the_file_and_field() {
         ("variant = \"shogi\"", "variant = \"chess\"", "chess"),
         ("device = \"cpu\"", "device = \"gpu\"", "gpu"),
         ("precision = \"f32\"", "precision = \"f8\"", "f8"),
-        ("batch_size = 8", "batch_size = 0", "inference.batch_size"),
-        ("[inference]", "[inferences]", "inferences"),
+        ("batch_size = 32", "batch_size = 0", "inference.batch_size"),
+        ("\n[inference]", "\n[inferences]", "inferences"),
     ];
     for (from, to, named) in cases {
         let error = edited(from, to).expect_err(to).to_string();
