@@ -5,8 +5,8 @@
 //! both from the opening of pair `k`. Each worker thread keeps its own two players for the games
 //! it plays (made by the factories, re-made after a failure); with one worker and in-process
 //! players a seed reproduces a match exactly. With an SPRT the match stops once a bound is
-//! reached: games other workers have already started are finished and counted. Progress (games, score, Elo) is shown
-//! on standard error; files go to the output folder (see [`super::records`]).
+//! reached: games other workers have already started are finished and counted. Progress (games,
+//! score, Elo) is shown on standard error; files go to the output folder (see [`super::records`]).
 
 use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -284,6 +284,7 @@ fn play_indexed_game(
 ) -> Result<Finished, ArenaError> {
     let pair = index / 2;
     let black_player = (index % 2) as usize;
+    let player_of = |color: Color| if color == Color::Black { black_player } else { 1 - black_player };
     let make = |p: usize| {
         let seed = mix_seed(config.seed, &[worker as u64, index as u64, p as u64]);
         factories[p].new_player(seed).map_err(|error| ArenaError::Player { name: names[p].clone(), error })
@@ -300,15 +301,12 @@ fn play_indexed_game(
         None => second.insert(make(1)?),
     };
     let (black, white) = if black_player == 0 { (first, second) } else { (second, first) };
-    let ending = play_game(&mut game, [black.as_mut(), white.as_mut()], config.budget).map_err(|(color, error)| {
-        let p = if color == Color::Black { black_player } else { 1 - black_player };
-        ArenaError::Player { name: names[p].clone(), error }
-    })?;
+    let ending = play_game(&mut game, [black.as_mut(), white.as_mut()], config.budget)
+        .map_err(|(color, error)| ArenaError::Player { name: names[player_of(color)].clone(), error })?;
     if let Ending::Failure { loser, kind, .. } = &ending {
         if *kind != FailureKind::Resigned {
             // A failed player (timed out, crashed, out of step) is made afresh for the next game.
-            let p = if *loser == Color::Black { black_player } else { 1 - black_player };
-            seats[p] = None;
+            seats[player_of(*loser)] = None;
         }
     }
     let (black, white) = (names[black_player].clone(), names[1 - black_player].clone());
