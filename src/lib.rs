@@ -11,11 +11,13 @@
 //! - [`arena`]: matches between players, Elo and SPRT.
 //! - [`protocol`]: playing against a model: the terminal game, the USI and XBoard engines.
 //! - [`plot`]: PNG charts.
+//! - [`files`]: atomic file writes.
 //! - [`cli`]: the `shogi-zero` command line, a thin layer over the library.
 
 pub mod arena;
 pub mod cli;
 pub mod config;
+pub mod files;
 pub mod mcts;
 pub mod nn;
 pub mod plot;

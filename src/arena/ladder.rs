@@ -17,7 +17,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::player::{FactoryResult, PlayerFactory, PlayerSpec};
-use super::records::write_atomic;
+use crate::files::write_atomic;
 use super::runner::{run_match, MatchConfig, MatchReport};
 use super::stats::{elo_from_score, EloEstimate, Wdl};
 use super::ArenaError;

@@ -5,28 +5,13 @@
 //!   and databases read.
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use super::stats::{EloEstimate, Sprt, SprtStatus, Wdl};
+use crate::files::write_atomic;
 use crate::rules::{Color, EndReason, Move, Position, VariantId};
-
-/// Writes `bytes` to `path` through a temporary file in the same folder and a rename.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let name = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    let temp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    let written = fs::File::create(&temp).and_then(|mut file| {
-        file.write_all(bytes)?;
-        file.sync_all()
-    });
-    let result = written.and_then(|()| fs::rename(&temp, path));
-    if result.is_err() {
-        let _ = fs::remove_file(&temp);
-    }
-    result
-}
 
 /// How a game ended: by the rules, or by a player's failure (resignation, illegal move, time
 /// out, crash, protocol error), which loses the game for that player.

@@ -196,7 +196,7 @@ impl Collector<'_> {
         };
         if let (Some(dir), Some(csa)) = (&self.config.out, &finished.csa) {
             let path = records::csa_path(dir, finished.record.game);
-            let written = path.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|()| records::write_atomic(&path, csa.as_bytes()));
+            let written = path.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|()| crate::files::write_atomic(&path, csa.as_bytes()));
             if let Err(error) = written {
                 self.fail(ArenaError::Io { path, error });
             }

@@ -10,7 +10,6 @@
 //! shape; then it checks the weights' size and checksum before reading them.
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -153,13 +152,9 @@ fn io_error<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(std::io::Er
     move |source| CheckpointError::Io { action, path: path.to_path_buf(), source }
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same folder and a rename.
+/// Writes `bytes` to `path` atomically ([`crate::files::write_atomic`]).
 fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CheckpointError> {
-    let name = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    let temp = path.with_file_name(format!(".{name}.tmp"));
-    let mut file = fs::File::create(&temp).map_err(io_error("create", &temp))?;
-    file.write_all(bytes).and_then(|()| file.sync_all()).map_err(io_error("write", &temp))?;
-    fs::rename(&temp, path).map_err(io_error("rename into", path))
+    crate::files::write_atomic(path, bytes).map_err(io_error("write", path))
 }
 
 /// The metadata file a path designates: a run folder's `latest`, or the path itself.

@@ -8,7 +8,8 @@
 
 use std::path::Path;
 
-use crate::arena::records::{csa_text, write_atomic, Ending, FailureKind, GameRecord};
+use crate::arena::records::{csa_text, Ending, FailureKind, GameRecord};
+use crate::files::write_atomic;
 use crate::rules::notation::coord;
 use crate::rules::{Color, Game};
 

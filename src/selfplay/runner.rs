@@ -15,7 +15,7 @@ use super::config::SelfplayConfig;
 use super::game::{FinishedGame, SelfplayGame, Step};
 use crate::mcts::{EvaluatorError, Model, SearchConfig};
 use crate::nn::Network;
-use crate::replay::{self, Ending, GameRecord, ReplayError, Side};
+use crate::replay::{self, GameRecord, ReplayError, Side};
 use crate::rules::{Game, GameRules, Position, VariantId};
 
 /// Why self-play stopped early.
@@ -92,7 +92,7 @@ impl Summary {
             Some(Side::White) => self.white_wins += 1,
             None => self.draws += 1,
         }
-        *self.endings.entry(ending_name(record.result.reason).to_string()).or_default() += 1;
+        *self.endings.entry(record.result.reason.name().to_string()).or_default() += 1;
         if let Some(wrong) = finished.false_resignation {
             self.audited_resignations += 1;
             self.false_resignations += wrong as u64;
@@ -107,21 +107,6 @@ impl Summary {
     /// Share of audited would-be resignations that were wrong, if any were audited.
     pub fn false_resignation_rate(&self) -> Option<f64> {
         (self.audited_resignations > 0).then(|| self.false_resignations as f64 / self.audited_resignations as f64)
-    }
-}
-
-/// An ending as it reads in reports.
-fn ending_name(ending: Ending) -> &'static str {
-    match ending {
-        Ending::Checkmate => "checkmate",
-        Ending::NoLegalMove => "no legal move",
-        Ending::RoyalCaptured => "royal captured",
-        Ending::BareKing => "bare king",
-        Ending::Repetition => "repetition",
-        Ending::PerpetualCheck => "perpetual check",
-        Ending::Declaration => "declaration",
-        Ending::PlyCap => "ply cap",
-        Ending::Resignation => "resignation",
     }
 }
 
@@ -171,7 +156,7 @@ pub fn run(
         if collected.is_err() {
             stop.store(true, Ordering::Relaxed);
         }
-        let worked: Result<(), SelfplayError> = workers.into_iter().map(|w| w.join().expect("self-play worker panicked")).collect();
+        let worked = workers.into_iter().try_for_each(|w| w.join().expect("self-play worker panicked"));
         collected.and(worked)
     });
     summary.evaluations = counters.evaluations.load(Ordering::Relaxed);

@@ -250,7 +250,7 @@ impl Loop<'_> {
                 losses.policy,
                 losses.value
             ));
-            if step % train.checkpoint_every == 0 || step == train.total_steps {
+            if step.is_multiple_of(train.checkpoint_every) || step == train.total_steps {
                 checkpoint = self.checkpoint(&mut interval, elapsed(session_start))?;
             }
         }
@@ -341,12 +341,9 @@ fn run_name(run_dir: &Path) -> String {
     run_dir.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned())
 }
 
-/// Writes `text` to `path` through a temporary file and a rename.
+/// Writes `text` to `path` atomically ([`crate::files::write_atomic`]).
 fn write_atomically(path: &Path, text: &str) -> Result<(), TrainError> {
-    let temp = path.with_extension("tmp");
-    std::fs::write(&temp, text).map_err(io("write", &temp))?;
-    std::fs::File::open(&temp).and_then(|f| f.sync_all()).map_err(io("sync", &temp))?;
-    std::fs::rename(&temp, path).map_err(io("rename", path))
+    crate::files::write_atomic(path, text.as_bytes()).map_err(io("write", path))
 }
 
 fn io(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> TrainError {
