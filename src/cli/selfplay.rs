@@ -10,7 +10,6 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::config::RunConfig;
 use crate::mcts::Model;
-use crate::nn::bench::on_fresh_thread;
 use crate::nn::checkpoint;
 use crate::rules::VariantId;
 use crate::selfplay::runner::{self, Counters, Evaluators, SelfplayRun, Summary};
@@ -66,9 +65,8 @@ pub fn run(args: SelfplayArgs) -> anyhow::Result<ExitCode> {
     let counters = Counters::default();
     let stop = AtomicBool::new(false);
     let summary = if args.deterministic {
-        let device = config.inference.device.resolve()?;
-        let (network, metadata) = on_fresh_thread(|| checkpoint::load(&args.model, variant, None, device))?;
-        let model_id = format!("{}@{}", args.model.display(), metadata.step);
+        let (meta_path, _) = checkpoint::read_metadata(&args.model)?;
+        let (network, model_id) = Model::load_network(&meta_path, variant, &config.inference)?;
         runner::run(Evaluators::Deterministic { network, model_id }, &run, &stop, &progress, &counters, &mut |_| {})?
     } else {
         let model = Model::load(&args.model, Some(variant), &config.inference)?;

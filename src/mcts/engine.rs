@@ -50,15 +50,20 @@ impl Model {
                 .parse()
                 .map_err(|_| ModelError::UnknownVariant { path: meta_path.clone(), name: metadata.layout.variant.clone() })?,
         };
+        let (network, id) = Model::load_network(&meta_path, variant, inference)?;
+        Ok(Model::serve(network, inference, id))
+    }
+
+    /// Loads the network of the checkpoint metadata file `path` for `variant`, on the device and
+    /// in the precision of `inference`, with its id for records (`<path>@<step>`).
+    pub fn load_network(path: &Path, variant: VariantId, inference: &InferenceConfig) -> Result<(Network, String), ModelError> {
         let device = inference.device.resolve()?;
         // Built on a thread of its own so that no OpenMP team stays behind (see nn::bench).
-        let network = on_fresh_thread(|| -> Result<Network, ModelError> {
-            let (mut network, _) = checkpoint::load(&meta_path, variant, None, device)?;
+        on_fresh_thread(|| {
+            let (mut network, metadata) = checkpoint::load(path, variant, None, device)?;
             network.set_precision(inference.precision)?;
-            Ok(network)
-        })?;
-        let id = format!("{}@{}", meta_path.display(), metadata.step);
-        Ok(Model::serve(network, inference, id))
+            Ok((network, format!("{}@{}", path.display(), metadata.step)))
+        })
     }
 
     /// Serves `network` (already on its device and precision) under the name `id`.

@@ -291,16 +291,9 @@ impl Loop<'_> {
         let title = format!("{} {}", self.run.config.variant.name(), run_name(run_dir));
         metrics::plot(run_dir, &title)?;
         *interval = Interval { started: Some(Instant::now()), games, plies, evaluations, ..Interval::default() };
-        let inference = self.run.config.inference;
-        let variant = self.run.config.variant;
-        let device = inference.device.resolve().map_err(ModelError::from)?;
-        let network = on_fresh_thread(|| -> Result<Network, TrainError> {
-            let (mut network, _) = checkpoint::load(&path, variant, None, device)?;
-            network.set_precision(inference.precision).map_err(ModelError::from)?;
-            Ok(network)
-        })?;
+        let (network, id) = Model::load_network(&path, self.run.config.variant, &self.run.config.inference)?;
         // Self-play has stopped only if it failed; its error is reported by `train`.
-        let _ = self.model.swap(network, format!("{}@{}", path.display(), state.step));
+        let _ = self.model.swap(network, id);
         Ok(path)
     }
 }
