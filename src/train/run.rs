@@ -211,12 +211,14 @@ impl Loop<'_> {
                 // Self-play ended early: only an error does that; it is reported after the loop.
                 break;
             }
-            let short = self.window.len() < train.min_window_positions || self.window.samples_remaining() < train.batch_size as u64;
-            if short || last_refresh.elapsed() > Duration::from_secs(5) {
+            let starved = |window: &ReplayWindow| {
+                window.len() < train.min_window_positions || window.samples_remaining() < train.batch_size as u64
+            };
+            if starved(self.window) || last_refresh.elapsed() > Duration::from_secs(5) {
                 self.window.refresh()?;
                 last_refresh = Instant::now();
             }
-            if self.window.len() < train.min_window_positions || self.window.samples_remaining() < train.batch_size as u64 {
+            if starved(self.window) {
                 self.progress.set_message(format!(
                     "waiting for self-play: {} games, window {} positions",
                     self.counters.games.load(Ordering::Relaxed),
