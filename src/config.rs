@@ -10,7 +10,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::mcts::SearchConfig;
 use crate::nn::config::{InferenceConfig, InvalidField, NetworkConfig};
-use crate::rules::VariantId;
+use crate::openings::read_openings;
+use crate::rules::{GameRules, VariantId};
 use crate::selfplay::SelfplayConfig;
 use crate::train::TrainConfig;
 
@@ -54,11 +55,21 @@ impl RunConfig {
         RunConfig::parse(&text, path)
     }
 
-    /// Parses and checks configuration text; `path` names it in errors.
+    /// Parses and checks configuration text; `path` names it in errors, and a relative
+    /// openings path is taken from its folder (and made absolute, so a run folder's copy of
+    /// the configuration still finds the file).
     pub fn parse(text: &str, path: &Path) -> Result<RunConfig, ConfigError> {
-        let config: RunConfig = toml::from_str(text)
+        let mut config: RunConfig = toml::from_str(text)
             .map_err(|e| ConfigError::Parse { path: path.to_path_buf(), message: e.to_string().trim_end().to_string() })?;
-        config.validate().map_err(|source| ConfigError::Invalid { path: path.to_path_buf(), source })?;
+        let invalid = |source| ConfigError::Invalid { path: path.to_path_buf(), source };
+        config.validate().map_err(invalid)?;
+        if let Some(openings) = &mut config.selfplay.openings {
+            let folder = path.parent().unwrap_or(Path::new(""));
+            *openings = std::path::absolute(folder.join(&*openings)).unwrap_or_else(|_| folder.join(&*openings));
+            let rules = GameRules::default_for(config.variant.variant());
+            read_openings(config.variant, openings, rules)
+                .map_err(|e| invalid(InvalidField { field: "selfplay.openings".to_string(), message: format!("{}: {e}", openings.display()) }))?;
+        }
         Ok(config)
     }
 

@@ -7,6 +7,7 @@
 //! - [`selfplay`]: games of the network against itself, written to replay files.
 //! - [`replay`]: self-play games on disk and the trainer's window over them.
 //! - [`train`]: the trainer and the training loop.
+//! - [`openings`]: start positions and opening lines of self-play and matches (files, random).
 //! - [`config`]: run configurations (`configs/*.toml`), one table per layer.
 //! - [`arena`]: matches between players, Elo and SPRT.
 //! - [`protocol`]: playing against a model: the terminal game, the USI and XBoard engines.
@@ -20,6 +21,7 @@ pub mod config;
 pub mod files;
 pub mod mcts;
 pub mod nn;
+pub mod openings;
 pub mod plot;
 pub mod protocol;
 pub mod replay;

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use common::Scratch;
 use shogi_zero::arena::alphabeta::{AlphaBetaPlayer, Material};
 use shogi_zero::arena::ladder::{checkpoints, finite_elo};
-use shogi_zero::arena::opening::{parse_openings, random_opening, OpeningError};
+use shogi_zero::openings::{parse_openings, random_opening, Opening, OpeningError};
 use shogi_zero::arena::player::{EngineSpec, Protocol};
 use shogi_zero::arena::records::GameRecord;
 use shogi_zero::arena::stats::{elo_from_score, erf, los, score_from_elo, SprtDecision};
@@ -273,7 +273,7 @@ fn alphabeta_beats_random(id: VariantId, ply_cap: u32) {
     let mut cfg = config(id, 20);
     cfg.concurrency = 2;
     cfg.rules.ply_cap = ply_cap;
-    cfg.openings = Openings::Random { plies: 2 };
+    cfg.openings = Openings::random(2);
     cfg.seed = 11;
     let report = run_match(&cfg, [make("alphabeta:2", id), make("random", id)]).unwrap();
     let s = &report.summary;
@@ -299,7 +299,7 @@ fn alphabeta_beats_random_at_chu_shogi() {
 #[test]
 fn games_come_in_pairs_with_colours_swapped() {
     let mut cfg = config(SHOGI, 7);
-    cfg.openings = Openings::Random { plies: 6 };
+    cfg.openings = Openings::random(6);
     cfg.rules.ply_cap = 40;
     cfg.seed = 3;
     let report = run_match(&cfg, [make("random", SHOGI), make("alphabeta:1", SHOGI)]).unwrap();
@@ -331,7 +331,7 @@ fn games_come_in_pairs_with_colours_swapped() {
 fn a_seed_reproduces_a_match() {
     let run = |seed| {
         let mut cfg = config(SHOGI, 4);
-        cfg.openings = Openings::Random { plies: 4 };
+        cfg.openings = Openings::random(4);
         cfg.rules.ply_cap = 60;
         cfg.seed = seed;
         run_match(&cfg, [make("random", SHOGI), make("alphabeta:1", SHOGI)]).unwrap().records
@@ -378,7 +378,7 @@ fn openings_files_are_read_and_checked() {
     assert_eq!((&openings[2].start, openings[2].moves.len()), (&start, 0));
     assert_eq!(openings[3].start.side_to_move(), Color::White);
     // Both games of the 4th pair use the 4th line; the 5th pair starts again from the first.
-    let list = Openings::List(openings.clone());
+    let list = Openings { lines: openings.clone(), random_plies: 0 };
     assert_eq!(list.for_pair(SHOGI, rules, 0, 3), openings[3]);
     assert_eq!(list.for_pair(SHOGI, rules, 0, 4), openings[0]);
     for (bad, line, words) in [
@@ -395,11 +395,19 @@ fn openings_files_are_read_and_checked() {
     assert!(matches!(parse_openings(SHOGI, "# nothing\n", rules), Err(OpeningError::Empty)));
     // Random openings never end the game and depend only on the seed.
     for seed in 0..20 {
-        let o = random_opening(SHOGI, rules, 8, seed);
+        let o = random_opening(&Opening::start(SHOGI), rules, 8, seed);
         assert_eq!(o.moves.len(), 8);
         assert!(o.game(rules).outcome().is_none());
-        assert_eq!(o, random_opening(SHOGI, rules, 8, seed));
+        assert_eq!(o, random_opening(&Opening::start(SHOGI), rules, 8, seed));
     }
+    // Random plies after a file's line: the line, then the plies; each pair its own.
+    let after = Openings { lines: openings.clone(), random_plies: 3 };
+    let (first, fifth) = (after.for_pair(SHOGI, rules, 0, 0), after.for_pair(SHOGI, rules, 0, 4));
+    for o in [&first, &fifth] {
+        assert_eq!((&o.start, &o.moves[..2]), (&openings[0].start, &openings[0].moves[..]));
+        assert_eq!(o.moves.len(), 5);
+    }
+    assert_ne!(first, fifth);
 }
 
 /// Every game of `dir/games.jsonl` replays to its recorded result.
@@ -425,7 +433,7 @@ fn results_and_records_are_written() {
     let out = scratch.0.join("match");
     let mut cfg = config(SHOGI, 4);
     cfg.rules.ply_cap = 80;
-    cfg.openings = Openings::Random { plies: 2 };
+    cfg.openings = Openings::random(2);
     cfg.out = Some(out.clone());
     cfg.sprt = Some("0,50,0.05,0.05".parse().unwrap());
     let report = run_match(&cfg, [make("alphabeta:2", SHOGI), make("random", SHOGI)]).unwrap();

@@ -1,10 +1,16 @@
-//! Training really learns: the quickest recipe (`configs/heian-dai-shogi-tiny.toml`: a 2x16
-//! network, 16 Gumbel simulations, 4 minutes of training on 2 cores) must produce a checkpoint
-//! that beats the run's initial random-weight checkpoint in the arena by a statistically
-//! significant margin. Heian dai shogi is the quickest variant to show learning: kings can be
-//! captured, so even weak self-play games end decisively and give the value head a signal
-//! (shogi self-play games of a few minutes' training end mostly at the ply cap).
-//! Takes about 8 minutes; CI runs it.
+//! Training really learns: the quickest recipe must produce a checkpoint that beats the run's
+//! initial random-weight checkpoint in the arena by a clear, statistically significant margin.
+//!
+//! The recipe is `configs/heian-dai-shogi-tiny.toml` (a 2x16 network, 16 Gumbel simulations,
+//! 4 minutes of training on 2 cores) with self-play started from the four endgames of
+//! `configs/openings/heian-dai-shogi-endgames.txt` (kings and two to four pieces a side): a
+//! drill small enough to learn in minutes. The match starts each pair of games (colours
+//! swapped) from one of those endgames and two random plies, so its games differ. Heian dai
+//! shogi ends by capturing or baring the king, so these games end within tens of moves and
+//! give the value head a signal at once. From the full start position four minutes are not
+//! enough: weak self-play ends mostly at the ply cap, and a match between a 4-minute network
+//! and its initial one is nearly all draws (measured: 91 of 100 at 16 simulations).
+//! Takes about 6 minutes; CI runs it.
 
 mod common;
 
@@ -12,6 +18,7 @@ use std::path::Path;
 use std::process::Command;
 
 use common::Scratch;
+use shogi_zero::config::{to_toml, RunConfig};
 
 fn run(command: &mut Command) -> String {
     let output = command.output().expect("run shogi-zero");
@@ -24,7 +31,12 @@ fn run(command: &mut Command) -> String {
 fn a_short_training_run_beats_its_initial_network() {
     let scratch = Scratch::new("learning");
     let models = scratch.0.join("models");
-    let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/heian-dai-shogi-tiny.toml");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let endgames = root.join("configs/openings/heian-dai-shogi-endgames.txt");
+    let mut recipe = RunConfig::load(&root.join("configs/heian-dai-shogi-tiny.toml")).unwrap();
+    recipe.selfplay.openings = Some(endgames.clone());
+    let config = scratch.0.join("endgames.toml");
+    std::fs::write(&config, to_toml(&recipe)).unwrap();
     let binary = env!("CARGO_BIN_EXE_shogi-zero");
     let trained = run(Command::new(binary)
         .args(["train", "--variant", "heian-dai-shogi", "--run", "learning", "--models"])
@@ -43,6 +55,9 @@ fn a_short_training_run_beats_its_initial_network() {
         .args(["arena", "--variant", "heian-dai-shogi", "--games", "100", "--concurrency", "8", "--sims", "16"])
         .args(["--ply-cap", "250", "--seed", "11", "--player", &latest, "--player"])
         .arg(&initial)
+        .arg("--openings")
+        .arg(&endgames)
+        .args(["--random-opening-plies", "2"])
         .arg("--out")
         .arg(&out));
     let results: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
@@ -51,9 +66,10 @@ fn a_short_training_run_beats_its_initial_network() {
     let trained_player = &results["players"][0];
     assert_eq!(results["games"].as_u64(), Some(100));
     assert_eq!(trained_player["name"].as_str(), Some(latest.as_str()));
-    // Significant at the 5% level (likelihood of superiority) and clearly ahead.
+    // Clearly ahead (the bar: 65% over 100 games) and significant (likelihood of
+    // superiority, one-sided 1% level).
     assert!(
-        score >= 0.55 && los >= 0.95,
+        score >= 0.65 && los >= 0.99,
         "trained {latest} scored {score:.3} (LOS {los:.3}) against the initial network: {}",
         trained_player["total"]
     );

@@ -170,3 +170,33 @@ fn a_killed_selfplay_run_leaves_only_whole_files() {
         replay::read_file(&path).unwrap_or_else(|e| panic!("{e}"));
     }
 }
+
+#[test]
+fn games_start_from_the_openings_file_in_turn() {
+    let scratch = Scratch::new("selfplay-openings");
+    let openings = scratch.0.join("openings.txt");
+    let from_sfen = "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2";
+    std::fs::write(&openings, format!("# two openings\nsfen {from_sfen}\nstartpos moves 2g2f 8c8d\n")).unwrap();
+    std::fs::create_dir_all(scratch.0.join("replay")).unwrap();
+    let mut run = selfplay_run(SHOGI, &scratch.0.join("replay"), 4, RootSelection::Puct, 20);
+    run.selfplay.openings = Some(openings);
+    let evaluators = Evaluators::Deterministic { network: tiny_network(SHOGI), model_id: "tiny@0".to_string() };
+    runner::run(evaluators, &run, &AtomicBool::new(false), &ProgressBar::hidden(), &Counters::default(), &mut |_| {}).unwrap();
+    let mut starts: Vec<String> = replay_files(&scratch.0.join("replay"))
+        .iter()
+        .flat_map(|path| replay::read_file(path).unwrap().games.into_iter().map(|g| g.start))
+        .collect();
+    starts.sort();
+    let after_moves = "lnsgkgsnl/1r5b1/p1ppppppp/1p7/9/7P1/PPPPPPP1P/1B5R1/LNSGKGSNL b - 3";
+    let mut expected = vec![from_sfen.to_string(), from_sfen.to_string(), after_moves.to_string(), after_moves.to_string()];
+    expected.sort();
+    assert_eq!(starts, expected);
+
+    // A line that is not a position is an error naming the file and the line.
+    std::fs::write(run.selfplay.openings.as_ref().unwrap(), "startpos moves 2g2f\nsfen nonsense\n").unwrap();
+    let evaluators = Evaluators::Deterministic { network: tiny_network(SHOGI), model_id: "tiny@0".to_string() };
+    let error = runner::run(evaluators, &run, &AtomicBool::new(false), &ProgressBar::hidden(), &Counters::default(), &mut |_| {})
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("openings.txt") && error.contains("line 2"), "{error}");
+}

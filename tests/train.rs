@@ -64,10 +64,10 @@ fn losses_fall_on_a_batch_the_network_can_fit() {
     for kind in [OptimizerKind::Sgd, OptimizerKind::Adamw] {
         let config = TrainConfig { learning_rate: if kind == OptimizerKind::Sgd { 0.05 } else { 0.005 }, ..train_config(kind) };
         let mut trainer = Trainer::new(tiny_network(), Optimizer::new(&config), config, 0);
-        let first = trainer.train_step(&batch);
+        let first = trainer.train_step(&batch, 0.0);
         let mut last = first;
         for _ in 0..60 {
-            last = trainer.train_step(&batch);
+            last = trainer.train_step(&batch, 0.0);
         }
         assert_eq!(trainer.step_count(), 61);
         // The policy target's entropy is 0.56 nats; a fit network gets near it from ln(11260) = 9.3.
@@ -76,6 +76,26 @@ fn losses_fall_on_a_batch_the_network_can_fit() {
         assert!(last.moves_left < first.moves_left, "{kind:?}: moves left {} -> {}", first.moves_left, last.moves_left);
         assert!(first.gradient_norm > 0.0 && last.total.is_finite());
     }
+}
+
+#[test]
+fn the_schedule_warms_up_then_anneals_by_steps_or_by_time_whichever_ends_first() {
+    let config = TrainConfig { learning_rate: 0.1, warmup_steps: 10, final_lr_fraction: 0.1, total_steps: 110, max_minutes: 0.0, ..TrainConfig::default() };
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+    assert!(close(config.learning_rate_at(0, 0.0), 0.01));
+    assert!(close(config.learning_rate_at(9, 0.0), 0.1));
+    assert!(close(config.learning_rate_at(10, 0.0), 0.1));
+    // Half way through the cosine: the mean of peak and floor; at the end: the floor.
+    assert!(close(config.learning_rate_at(60, 1e9), 0.055), "no time limit: time must not count");
+    assert!(close(config.learning_rate_at(110, 0.0), 0.01));
+    assert!(close(config.learning_rate_at(500, 0.0), 0.01));
+    // A 10-minute limit reached long before total_steps anneals by the clock.
+    let timed = TrainConfig { total_steps: 1_000_000, max_minutes: 10.0, ..config };
+    assert!(close(timed.learning_rate_at(20, 300.0), 0.055));
+    assert!(close(timed.learning_rate_at(20, 600.0), 0.01));
+    assert!(timed.learning_rate_at(20, 60.0) < 0.1 && timed.learning_rate_at(20, 60.0) > 0.09);
+    // Steps still count when they come first.
+    assert!(close(timed.learning_rate_at(1_000_000, 1.0), 0.01));
 }
 
 fn weights(network: &Network) -> Vec<(String, Vec<f32>)> {
@@ -102,16 +122,16 @@ fn a_resumed_trainer_continues_exactly() {
         let config = train_config(kind);
         let dir = scratch.0.join(format!("{kind:?}"));
         let mut straight = Trainer::new(tiny_network(), Optimizer::new(&config), config, 0);
-        straight.train_step(&batches[0]);
-        straight.train_step(&batches[1]);
+        straight.train_step(&batches[0], 0.0);
+        straight.train_step(&batches[1], 0.0);
         let saved = straight.save(&dir).unwrap();
-        straight.train_step(&batches[2]);
+        straight.train_step(&batches[2], 0.0);
         let (network, metadata) = checkpoint::load(&saved, SHOGI, None, Device::Cpu).unwrap();
         assert_eq!(metadata.step, 2);
         let optimizer = Optimizer::load(&config, &optimizer_path(&dir, 2), Device::Cpu).unwrap();
         let mut resumed = Trainer::new(network, optimizer, config, 2);
         resumed.check_optimizer().unwrap();
-        resumed.train_step(&batches[2]);
+        resumed.train_step(&batches[2], 0.0);
         let (a, b) = (weights(straight.network()), weights(resumed.network()));
         assert_eq!(a.len(), b.len());
         for ((name, x), (_, y)) in a.iter().zip(&b) {
@@ -121,7 +141,7 @@ fn a_resumed_trainer_continues_exactly() {
         // A fresh optimiser would have given other weights: the state matters.
         let (network, _) = checkpoint::load(&saved, SHOGI, None, Device::Cpu).unwrap();
         let mut forgetful = Trainer::new(network, Optimizer::new(&config), config, 2);
-        forgetful.train_step(&batches[2]);
+        forgetful.train_step(&batches[2], 0.0);
         assert_ne!(weights(forgetful.network()), a, "{kind:?}");
     }
 }
@@ -132,7 +152,7 @@ fn an_optimizer_state_of_another_network_is_refused() {
     let config = train_config(OptimizerKind::Sgd);
     let batch = BatchBuilder::new(SHOGI).build(&samples(32)).unwrap();
     let mut trainer = Trainer::new(tiny_network(), Optimizer::new(&config), config, 0);
-    trainer.train_step(&batch);
+    trainer.train_step(&batch, 0.0);
     trainer.save(&scratch.0).unwrap();
     let optimizer = Optimizer::load(&config, &optimizer_path(&scratch.0, 1), Device::Cpu).unwrap();
     let other = Network::new(SHOGI, &NetworkConfig::scaled(1, 8), Device::Cpu).unwrap();
@@ -225,4 +245,17 @@ fn configuration_errors_name_their_key() {
         let error = RunConfig::load(&path).unwrap_err().to_string();
         assert!(error.contains(key) && error.contains("edited.toml"), "{to}: {error}");
     }
+    // An openings file is read from the configuration's folder, and checked.
+    let with_openings = base.replacen("[selfplay]\n", "[selfplay]\nopenings = \"openings.txt\"\n", 1);
+    assert_ne!(with_openings, base);
+    let path = scratch.0.join("edited.toml");
+    std::fs::write(&path, &with_openings).unwrap();
+    let error = RunConfig::load(&path).unwrap_err().to_string();
+    assert!(error.contains("selfplay.openings") && error.contains("openings.txt"), "{error}");
+    std::fs::write(scratch.0.join("openings.txt"), "startpos moves 7g7f\nstartpos moves 7g7f 7g7f\n").unwrap();
+    let error = RunConfig::load(&path).unwrap_err().to_string();
+    assert!(error.contains("selfplay.openings") && error.contains("line 2"), "{error}");
+    std::fs::write(scratch.0.join("openings.txt"), "startpos moves 7g7f\n").unwrap();
+    let loaded = RunConfig::load(&path).unwrap();
+    assert_eq!(loaded.selfplay.openings, Some(std::path::absolute(scratch.0.join("openings.txt")).unwrap()));
 }

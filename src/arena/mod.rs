@@ -2,7 +2,7 @@
 //!
 //! - [`player`]: the [`Player`] trait, budgets, player specs and factories;
 //!   [`random`], [`alphabeta`], checkpoints ([`network_player`]), and outside engines over [`usi`] and [`xboard`] ([`engine`]).
-//! - [`opening`]: random or file openings; [`runner`]: the match; [`records`]: results files,
+//! - [`runner`]: the match; [`records`]: results files,
 //!   game records and CSA; [`stats`]: Elo, confidence, LOS and SPRT; [`ladder`]: Elo over a
 //!   training run and gating.
 
@@ -10,7 +10,6 @@ pub mod alphabeta;
 pub mod engine;
 pub mod ladder;
 pub mod network_player;
-pub mod opening;
 pub mod player;
 pub mod random;
 pub mod records;
@@ -22,7 +21,7 @@ pub mod xboard;
 use std::path::PathBuf;
 
 pub use ladder::{gate, run_ladder, GateConfig, GateDecision, LadderConfig, LadderRow};
-pub use opening::{Opening, Openings};
+pub use crate::openings::{Opening, Openings};
 pub use player::{factory, Budget, Player, PlayerError, PlayerFactory, PlayerSpec, SpecError};
 pub use runner::{run_match, MatchConfig, MatchReport};
 pub use stats::{EloEstimate, Sprt, Wdl};
@@ -35,7 +34,7 @@ pub enum ArenaError {
     #[error("cannot write {path}: {error}")]
     Io { path: PathBuf, error: std::io::Error },
     #[error(transparent)]
-    Openings(#[from] opening::OpeningError),
+    Openings(#[from] crate::openings::OpeningError),
     #[error("no checkpoints (step-*.json) in {0}")]
     NoCheckpoints(PathBuf),
     #[error("a ladder needs an anchor, predecessor matches, or both")]

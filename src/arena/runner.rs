@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::opening::Openings;
+use crate::openings::Openings;
 use super::player::{Budget, Player, PlayerError, PlayerFactory};
 use super::records::{self, Ending, FailureKind, GameRecord, MatchSummary, PlayerSummary, SprtReport};
 use super::stats::{EloEstimate, Sprt, SprtDecision, Wdl};
@@ -55,7 +55,7 @@ impl MatchConfig {
             games: 2,
             concurrency: 1,
             budget: Budget::Default,
-            openings: Openings::Random { plies: 0 },
+            openings: Openings::random(0),
             rules: GameRules::default_for(variant.variant()),
             seed: 0,
             sprt: None,
@@ -83,9 +83,10 @@ fn budget_text(budget: Budget) -> String {
 
 /// Text of an openings source for summaries.
 fn openings_text(openings: &Openings) -> String {
-    match openings {
-        Openings::Random { plies } => format!("{plies} random plies"),
-        Openings::List(list) => format!("{} openings from a file", list.len()),
+    match (openings.lines.len(), openings.random_plies) {
+        (0, plies) => format!("{plies} random plies"),
+        (lines, 0) => format!("{lines} openings from a file"),
+        (lines, plies) => format!("{lines} openings from a file, then {plies} random plies"),
     }
 }
 

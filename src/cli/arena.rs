@@ -10,7 +10,7 @@ use std::time::Duration;
 use anyhow::{bail, ensure, Context};
 use clap::{Args, Subcommand};
 
-use crate::arena::opening::{read_openings, Openings};
+use crate::openings::{read_openings, Openings};
 use crate::arena::stats::SprtDecision;
 use crate::arena::{factory, run_ladder, run_match, Budget, LadderConfig, MatchConfig, PlayerFactory, PlayerSpec, Sprt};
 use crate::nn::checkpoint;
@@ -87,11 +87,12 @@ struct MatchSettings {
     #[arg(long)]
     time_ms: Option<u64>,
     /// Openings file: one opening per line (startpos/sfen ... moves ..., or bare moves).
-    #[arg(long, conflicts_with = "random_opening_plies")]
+    #[arg(long)]
     openings: Option<PathBuf>,
-    /// Random plies from the start position for each pair's opening.
-    #[arg(long, default_value_t = 4)]
-    random_opening_plies: u32,
+    /// Random plies after each pair's opening line or the start position [default: 4 from the
+    /// start position, 0 after a file's lines].
+    #[arg(long)]
+    random_opening_plies: Option<u32>,
     /// Seed of openings and random players.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -119,8 +120,8 @@ impl MatchSettings {
             _ => Budget::Default,
         };
         let openings = match &self.openings {
-            Some(path) => Openings::List(read_openings(variant, path, rules)?),
-            None => Openings::Random { plies: self.random_opening_plies },
+            Some(path) => Openings { lines: read_openings(variant, path, rules)?, random_plies: self.random_opening_plies.unwrap_or(0) },
+            None => Openings::random(self.random_opening_plies.unwrap_or(4)),
         };
         Ok(MatchConfig {
             games,

@@ -35,6 +35,9 @@ pub struct Search {
     root_prepared: bool,
     /// Gumbel root: the noise of each root child and the visit schedule of sequential halving.
     gumbel: Vec<f32>,
+    /// A root child whose move captures and wins the game at once (found when the root is
+    /// prepared); the search then stops and plays it.
+    winning: Option<NodeId>,
     schedule: Vec<u32>,
     /// Deepest leaf reached and the sum of leaf depths, for reports.
     max_depth: usize,
@@ -58,6 +61,7 @@ impl Search {
             root_prepared: false,
             gumbel: Vec::new(),
             schedule: Vec::new(),
+            winning: None,
             max_depth: 0,
             depth_sum: 0,
         }
@@ -84,6 +88,7 @@ impl Search {
         self.done = 0;
         self.explore = explore;
         self.root_prepared = false;
+        self.winning = None;
         self.max_depth = 0;
         self.depth_sum = 0;
     }
@@ -93,9 +98,9 @@ impl Search {
         self.done
     }
 
-    /// Whether the simulations asked for are done (or the game is over).
+    /// Whether the simulations asked for are done (or the game is over, or a move wins at once).
     pub fn is_done(&self) -> bool {
-        self.done >= self.budget || self.root_game.outcome().is_some()
+        self.done >= self.budget || self.root_game.outcome().is_some() || self.winning.is_some()
     }
 
     /// Walks down the tree to a position the evaluator must evaluate ([`Search::leaf`]) and
@@ -106,6 +111,9 @@ impl Search {
         while !self.is_done() {
             if self.tree.node(ROOT).state == NodeState::Expanded && !self.root_prepared {
                 self.prepare_root(rng);
+                if self.winning.is_some() {
+                    return false;
+                }
             }
             self.leaf.clone_from(&self.root_game);
             self.path.clear();
@@ -182,6 +190,11 @@ impl Search {
     /// and plans sequential halving (Gumbel).
     fn prepare_root(&mut self, rng: &mut impl Rng) {
         self.root_prepared = true;
+        self.winning = self.winning_capture();
+        if let Some(id) = self.winning {
+            self.tree.node_mut(id).state = NodeState::Terminal(1.0);
+            return;
+        }
         let children = self.tree.node(ROOT).children();
         let n = children.len();
         match self.config.root {
@@ -208,6 +221,28 @@ impl Search {
                 self.schedule = halving_schedule(considered, self.budget as usize);
             }
         }
+    }
+
+    /// A root child whose move captures and ends the game with the mover's win (taking the
+    /// last royal, baring the king): a win no search budget should miss. Only captures are
+    /// tried, which keeps the check cheap; a checkmate by a quiet move is left to the search.
+    fn winning_capture(&self) -> Option<NodeId> {
+        let position = self.root_game.position();
+        let mover = position.side_to_move();
+        let enemy_at = |sq| position.piece_at(sq).is_some_and(|p| p.color != mover);
+        self.tree.node(ROOT).children().find(|&id| {
+            let mv = self.tree.node(id).mv;
+            let captures = match mv {
+                Move::Normal { to, .. } => enemy_at(to),
+                Move::TwoLeg { mid, to, .. } => enemy_at(mid) || enemy_at(to),
+                Move::Drop { .. } | Move::Pass | Move::Declare => false,
+            };
+            if !captures {
+                return false;
+            }
+            let mut game = self.root_game.clone();
+            game.play(mv).is_ok() && game.outcome().is_some_and(|o| o.winner == Some(mover))
+        })
     }
 
     /// The child the next simulation goes through.
@@ -336,6 +371,9 @@ impl Search {
         if root.child_count == 0 {
             return None;
         }
+        if let Some(id) = self.winning {
+            return Some(self.tree.node(id).mv);
+        }
         let best = match self.config.root {
             RootSelection::Gumbel if !self.gumbel.is_empty() => {
                 let scores = self.gumbel_scores(&self.sigma_q(ROOT));
@@ -358,7 +396,7 @@ impl Search {
     /// move when the temperature is 0); with Gumbel the halving winner (its sampling happened in
     /// the search through the Gumbel noise).
     pub fn choose_move(&self, temperature: f32, rng: &mut impl Rng) -> Option<Move> {
-        if self.config.root == RootSelection::Gumbel || temperature <= 1e-3 {
+        if self.config.root == RootSelection::Gumbel || temperature <= 1e-3 || self.winning.is_some() {
             return self.best_move();
         }
         let root = self.tree.node(ROOT);
@@ -383,6 +421,9 @@ impl Search {
     /// improved policy (Gumbel), or the visit distribution with forced playouts pruned (PUCT;
     /// pruning only after an exploring search).
     pub fn policy_target(&self) -> Vec<(Move, f32)> {
+        if let Some(id) = self.winning {
+            return vec![(self.tree.node(id).mv, 1.0)];
+        }
         let root = self.tree.node(ROOT);
         let moves = root.children().map(|c| self.tree.node(c).mv);
         let weights: Vec<f32> = match self.config.root {
@@ -436,6 +477,9 @@ impl Search {
 
     /// The root's value for its side to move: win, draw, loss probabilities.
     pub fn root_wdl(&self) -> [f32; 3] {
+        if self.winning.is_some() {
+            return [1.0, 0.0, 0.0];
+        }
         let root = self.tree.node(ROOT);
         if root.visits == 0 {
             return [0.0, 1.0, 0.0];
@@ -485,6 +529,7 @@ impl Search {
             _ => Tree::new(),
         };
         self.root_prepared = false;
+        self.winning = None;
         self.gumbel.clear();
         Ok(())
     }

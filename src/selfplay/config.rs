@@ -1,11 +1,13 @@
 //! Self-play settings: the `[selfplay]` table of a run configuration.
 
+use std::path::PathBuf;
+
 use serde::{Deserialize, Serialize};
 
 use crate::nn::config::InvalidField;
 
 /// How self-play games are played and recorded.
-#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SelfplayConfig {
     /// Simulations of a full search, whose result is recorded as a policy target.
@@ -37,6 +39,10 @@ pub struct SelfplayConfig {
     pub games_per_worker: usize,
     /// Games written together in one replay file.
     pub games_per_file: usize,
+    /// An openings file (the format of [`crate::openings`]): game `i` starts from the position
+    /// at the end of line `i` (cycling through the file). A relative path is read from the
+    /// configuration file's folder. Left out: every game starts from the variant's start.
+    pub openings: Option<PathBuf>,
 }
 
 impl Default for SelfplayConfig {
@@ -55,6 +61,7 @@ impl Default for SelfplayConfig {
             workers: 1,
             games_per_worker: 32,
             games_per_file: 16,
+            openings: None,
         }
     }
 }

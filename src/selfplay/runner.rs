@@ -15,6 +15,7 @@ use super::config::SelfplayConfig;
 use super::game::{FinishedGame, SelfplayGame, Step};
 use crate::mcts::{EvaluatorError, Model, SearchConfig};
 use crate::nn::Network;
+use crate::openings::{read_openings, OpeningError};
 use crate::replay::{self, GameRecord, ReplayError, Side};
 use crate::rules::{Game, GameRules, Position, VariantId};
 
@@ -25,6 +26,8 @@ pub enum SelfplayError {
     Evaluator(#[from] EvaluatorError),
     #[error(transparent)]
     Replay(#[from] ReplayError),
+    #[error("self-play openings {path}: {error}")]
+    Openings { path: PathBuf, error: OpeningError },
 }
 
 /// What evaluates the games' positions.
@@ -119,6 +122,17 @@ pub fn game_rules(variant: VariantId, config: &SelfplayConfig) -> GameRules {
     rules
 }
 
+/// Where the run's games start: the positions at the ends of the lines of its openings file,
+/// or the variant's start position.
+pub fn start_positions(run: &SelfplayRun) -> Result<Vec<Position>, SelfplayError> {
+    let Some(path) = &run.selfplay.openings else {
+        return Ok(vec![Position::start(run.variant)]);
+    };
+    let rules = game_rules(run.variant, &run.selfplay);
+    let openings = read_openings(run.variant, path, rules).map_err(|error| SelfplayError::Openings { path: path.clone(), error })?;
+    Ok(openings.iter().map(|opening| opening.game(rules).position().clone()).collect())
+}
+
 /// Plays the run's games (or until `stop`), writing replay files as games finish; `progress`
 /// counts finished games. `on_file` is told of every replay file written.
 pub fn run(
@@ -132,7 +146,8 @@ pub fn run(
     let started = Instant::now();
     let next_game = AtomicU64::new(0);
     let (finished_tx, finished_rx) = crossbeam_channel::unbounded();
-    let shared = Shared { run, stop, next_game: &next_game, counters };
+    let starts = start_positions(run)?;
+    let shared = Shared { run, starts: &starts, stop, next_game: &next_game, counters };
     let mut summary = Summary::default();
     let outcome = std::thread::scope(|scope| {
         let mut workers = Vec::new();
@@ -205,6 +220,8 @@ fn collect(
 /// What the workers share.
 struct Shared<'a> {
     run: &'a SelfplayRun,
+    /// Game `i` starts from position `i` modulo their number.
+    starts: &'a [Position],
     stop: &'a AtomicBool,
     next_game: &'a AtomicU64,
     counters: &'a Counters,
@@ -220,8 +237,9 @@ impl Shared<'_> {
         if self.run.games.is_some_and(|n| index >= n) {
             return None;
         }
-        let start = Game::new(Position::start(self.run.variant), game_rules(self.run.variant, &self.run.selfplay));
-        Some(SelfplayGame::new(start, self.run.search, self.run.selfplay, game_seed(self.run.seed, index)))
+        let start = self.starts[(index % self.starts.len() as u64) as usize].clone();
+        let game = Game::new(start, game_rules(self.run.variant, &self.run.selfplay));
+        Some(SelfplayGame::new(game, self.run.search, self.run.selfplay.clone(), game_seed(self.run.seed, index)))
     }
 
     /// One worker: keeps `games_per_worker` games going, evaluating their leaves in batches.

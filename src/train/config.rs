@@ -27,7 +27,7 @@ pub struct TrainConfig {
     /// Steps of linear warm-up from 0 to the peak.
     pub warmup_steps: u64,
     /// After warm-up the rate follows a cosine from the peak down to `peak * final_lr_fraction`
-    /// at `total_steps`.
+    /// at `total_steps` or at `max_minutes`, whichever comes first.
     pub final_lr_fraction: f64,
     /// SGD momentum (ignored by AdamW).
     pub momentum: f64,
@@ -125,13 +125,17 @@ impl TrainConfig {
         Ok(())
     }
 
-    /// The learning rate at `step`: linear warm-up, then cosine decay to the final fraction.
-    pub fn learning_rate_at(&self, step: u64) -> f64 {
+    /// The learning rate at `step`, `elapsed_s` seconds into training: linear warm-up over the
+    /// first steps, then a cosine down to the final fraction. The cosine follows whichever end
+    /// comes sooner, `total_steps` or `max_minutes`, so a time-limited run still anneals.
+    pub fn learning_rate_at(&self, step: u64, elapsed_s: f64) -> f64 {
         if step < self.warmup_steps {
             return self.learning_rate * (step + 1) as f64 / self.warmup_steps as f64;
         }
         let span = self.total_steps.saturating_sub(self.warmup_steps).max(1) as f64;
-        let progress = ((step - self.warmup_steps) as f64 / span).min(1.0);
+        let by_steps = (step - self.warmup_steps) as f64 / span;
+        let by_time = if self.max_minutes > 0.0 { elapsed_s / (self.max_minutes * 60.0) } else { 0.0 };
+        let progress = by_steps.max(by_time).clamp(0.0, 1.0);
         let floor = self.learning_rate * self.final_lr_fraction;
         floor + (self.learning_rate - floor) * 0.5 * (1.0 + (std::f64::consts::PI * progress).cos())
     }

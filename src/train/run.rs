@@ -126,7 +126,7 @@ pub fn train(run: &TrainRun, stop: &AtomicBool, progress: &ProgressBar) -> Resul
     let selfplay = SelfplayRun {
         variant,
         search: config.search,
-        selfplay: config.selfplay,
+        selfplay: config.selfplay.clone(),
         games: None,
         // A resumed session plays new games, not those of the first session again.
         seed: run.seed.wrapping_add(first_step.wrapping_mul(0x5851_F42D_4C95_7F2D)),
@@ -230,7 +230,7 @@ impl Loop<'_> {
             let step_start = Instant::now();
             let samples = self.window.sample(&mut rng, train.batch_size)?;
             let batch = builder.build(&samples)?;
-            let losses = self.trainer.train_step(&batch);
+            let losses = self.trainer.train_step(&batch, elapsed(session_start));
             interval.training += step_start.elapsed();
             interval.steps += 1;
             for (sum, value) in [
@@ -276,7 +276,7 @@ impl Loop<'_> {
         let line = MetricsLine {
             step: state.step,
             elapsed_s,
-            learning_rate: self.trainer.learning_rate(),
+            learning_rate: self.trainer.learning_rate(elapsed_s),
             policy_loss: interval.losses.policy / n,
             value_loss: interval.losses.value / n,
             moves_left_loss: interval.losses.moves_left / n,

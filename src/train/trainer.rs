@@ -62,13 +62,13 @@ impl Trainer {
         self.step
     }
 
-    /// The learning rate of the next step.
-    pub fn learning_rate(&self) -> f64 {
-        self.config.learning_rate_at(self.step)
+    /// The learning rate of the next step, taken `elapsed_s` seconds into training.
+    pub fn learning_rate(&self, elapsed_s: f64) -> f64 {
+        self.config.learning_rate_at(self.step, elapsed_s)
     }
 
-    /// One optimisation step on `batch`.
-    pub fn train_step(&mut self, batch: &Batch) -> Losses {
+    /// One optimisation step on `batch`, `elapsed_s` seconds into training (for the schedule).
+    pub fn train_step(&mut self, batch: &Batch, elapsed_s: f64) -> Losses {
         let device = self.network.device();
         let mixed = self.config.mixed_precision && device != Device::Cpu;
         let (policy, value, moves_left) = tch::autocast(mixed, || self.losses(batch, device));
@@ -81,7 +81,7 @@ impl Trainer {
         }
         total.backward();
         let gradient_norm = Optimizer::clip_gradients(&self.params, self.config.gradient_clip);
-        let lr = self.learning_rate();
+        let lr = self.learning_rate(elapsed_s);
         self.optimizer.step(&self.params, lr);
         self.step += 1;
         Losses {

@@ -1,9 +1,11 @@
-//! Openings: where each pair of games starts.
+//! Openings: where games start, for self-play (`[selfplay] openings`) and for each pair of an
+//! arena match.
 //!
-//! Either `K` random plies from the variant's start position (uniform over the legal moves,
-//! from a generator seeded by the match seed and the pair number, so a pair's opening does not
-//! depend on thread timing), or lines of an openings file, used in order and from the first
-//! again when the match has more pairs than the file has lines.
+//! A match's pair `i` starts from line `i` of an openings file (from the first line again when
+//! the match has more pairs than the file has lines), or from the variant's start position
+//! without a file, followed by `K` random plies (uniform over the legal moves, from a generator
+//! seeded by the match seed and the pair number, so a pair's opening does not depend on thread
+//! timing).
 //!
 //! Openings file: one opening per line; empty lines and lines starting with `#` are skipped. A
 //! line is written like the argument of USI's `position` command, or as bare moves:
@@ -52,37 +54,53 @@ impl Opening {
     }
 }
 
+impl Opening {
+    /// The variant's start position, no moves.
+    pub fn start(variant: VariantId) -> Opening {
+        Opening { start: Position::start(variant), moves: Vec::new() }
+    }
+}
+
 /// Where the openings of a match come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Openings {
-    /// `plies` random legal moves from the start position (0: the start position itself).
-    Random { plies: u32 },
-    /// The lines of an openings file, in order.
-    List(Vec<Opening>),
+pub struct Openings {
+    /// The lines of an openings file, in order; none: the variant's start position.
+    pub lines: Vec<Opening>,
+    /// Random legal moves played after the line.
+    pub random_plies: u32,
 }
 
 impl Openings {
+    /// `plies` random plies from the start position.
+    pub fn random(plies: u32) -> Openings {
+        Openings { lines: Vec::new(), random_plies: plies }
+    }
+
     /// The opening of pair `pair` (0-based) of a match seeded `seed`.
     pub fn for_pair(&self, variant: VariantId, rules: GameRules, seed: u64, pair: u32) -> Opening {
-        match self {
-            Openings::Random { plies } => random_opening(variant, rules, *plies, seed ^ (pair as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)),
-            Openings::List(list) => list[pair as usize % list.len()].clone(),
+        let line = match self.lines.len() {
+            0 => Opening::start(variant),
+            n => self.lines[pair as usize % n].clone(),
+        };
+        if self.random_plies == 0 {
+            return line;
         }
+        random_opening(&line, rules, self.random_plies, seed ^ (pair as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
     }
 }
 
 /// Attempts at a random opening that does not end the game, before settling for fewer plies.
 const RANDOM_OPENING_TRIES: u32 = 64;
 
-/// `plies` uniformly random legal moves from the start position of `variant`, drawn from a
-/// generator seeded `seed`; a line that ends the game is drawn again (and after
-/// [`RANDOM_OPENING_TRIES`] failures cut short before its end).
-pub fn random_opening(variant: VariantId, rules: GameRules, plies: u32, seed: u64) -> Opening {
+/// `line` followed by `plies` uniformly random legal moves, drawn from a generator seeded
+/// `seed`; a line that ends the game is drawn again (and after [`RANDOM_OPENING_TRIES`]
+/// failures cut short before its end).
+pub fn random_opening(line: &Opening, rules: GameRules, plies: u32, seed: u64) -> Opening {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let start = Position::start(variant);
-    let mut last = Vec::new();
+    let start = line.start.clone();
+    let mut last = line.moves.clone();
     for _ in 0..RANDOM_OPENING_TRIES {
-        let mut game = Game::new(start.clone(), rules);
+        let mut game = line.game(rules);
         for _ in 0..plies {
             let moves = game.legal_moves();
             if moves.is_empty() {
