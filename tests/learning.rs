@@ -66,6 +66,7 @@ fn a_short_training_run_beats_its_initial_network() {
     let trained_player = &results["players"][0];
     assert_eq!(results["games"].as_u64(), Some(100));
     assert_eq!(trained_player["name"].as_str(), Some(latest.as_str()));
+    println!("trained {latest} against the initial network: score {score:.3}, LOS {los:.4}, {}", trained_player["total"]);
     // Clearly ahead (the bar: 65% over 100 games) and significant (likelihood of
     // superiority, one-sided 1% level).
     assert!(

@@ -81,15 +81,27 @@ fn search_captures_a_hanging_king_in_chu_shogi() {
     // Black's rook on 6h sees White's king on 6c (empty file between); capturing it wins.
     let text = board(id, &[("6c", "k"), ("6h", "R"), ("1l", "K"), ("12a", "g"), ("3j", "P")], "b", "-");
     let g = game(id, &text);
+    let moves = g.legal_moves().len();
     for root in [RootSelection::Puct, RootSelection::Gumbel] {
-        // Gumbel considers the m best priors; with uniform priors only m = all moves is sure
-        // to include the capture.
-        let mut search = Search::new(g.clone(), SearchConfig { gumbel_considered: 4096, ..config(root) });
-        run(&mut search, 200, false, 3);
-        // With or without promotion: either capture ends the game.
-        let best = search.best_move().unwrap();
-        assert!(best == mv(id, "6h6c") || best == mv(id, "6h6c+"), "{root:?}: {best:?}");
+        for simulations in [1, 200] {
+            // A winning capture is played whatever the budget, even where Gumbel's few
+            // considered moves (8 of ~moves, all priors equal) would leave it out.
+            let mut search = Search::new(g.clone(), config(root));
+            run(&mut search, simulations, true, 3);
+            let best = search.best_move().unwrap();
+            // With or without promotion: either capture ends the game.
+            assert!(best == mv(id, "6h6c") || best == mv(id, "6h6c+"), "{root:?} {simulations}: {best:?} of {moves}");
+            assert_eq!(search.policy_target(), vec![(best, 1.0)]);
+            assert_eq!(search.root_wdl(), [1.0, 0.0, 0.0]);
+            assert!(search.simulations() <= 1, "the win needs no search: {}", search.simulations());
+        }
     }
+    // A capture that does not win (a second gold keeps the king from being bared) is searched
+    // as any other move.
+    let text = board(id, &[("6c", "k"), ("6h", "R"), ("6e", "g"), ("12a", "g"), ("1l", "K"), ("3j", "P")], "b", "-");
+    let mut search = Search::new(game(id, &text), config(RootSelection::Puct));
+    run(&mut search, 50, false, 3);
+    assert_eq!(search.simulations(), 50);
 }
 
 #[test]

@@ -108,12 +108,14 @@ impl Search {
     /// backed up on the way, each counting as a simulation.
     pub fn select(&mut self, rng: &mut impl Rng) -> bool {
         assert!(!self.pending, "select called twice without expand");
-        while !self.is_done() {
+        loop {
+            // The root is prepared once it is expanded, before the budget is checked: a winning
+            // capture found there ends even a one-simulation search.
             if self.tree.node(ROOT).state == NodeState::Expanded && !self.root_prepared {
                 self.prepare_root(rng);
-                if self.winning.is_some() {
-                    return false;
-                }
+            }
+            if self.is_done() {
+                return false;
             }
             self.leaf.clone_from(&self.root_game);
             self.path.clear();
@@ -149,7 +151,6 @@ impl Search {
                 }
             }
         }
-        false
     }
 
     /// The game at the leaf that [`Search::select`] found, and its legal moves.
