@@ -1,8 +1,8 @@
 //! Training really learns: the quickest recipe must produce a checkpoint that beats the run's
 //! initial random-weight checkpoint in the arena by a clear, statistically significant margin.
 //!
-//! The recipe is `configs/heian-dai-shogi-tiny.toml` (a 2x16 network, 16 Gumbel simulations,
-//! 4 minutes of training on 2 cores) with self-play started from the four endgames of
+//! The recipe is `configs/heian-dai-shogi-tiny.toml` (a 2x16 network, 16 Gumbel simulations)
+//! for 1,200 training steps (about 4 minutes on 2 cores), with self-play started from the four endgames of
 //! `configs/openings/heian-dai-shogi-endgames.txt` (kings and two to four pieces a side): a
 //! drill small enough to learn in minutes. The match starts each pair of games (colours
 //! swapped) from one of those endgames and two random plies, so its games differ. Heian dai
@@ -35,6 +35,9 @@ fn a_short_training_run_beats_its_initial_network() {
     let endgames = root.join("configs/openings/heian-dai-shogi-endgames.txt");
     let mut recipe = RunConfig::load(&root.join("configs/heian-dai-shogi-tiny.toml")).unwrap();
     recipe.selfplay.openings = Some(endgames.clone());
+    // A fixed number of steps (about 4 minutes here), so that a slower machine learns as much.
+    recipe.train.total_steps = 1200;
+    recipe.train.max_minutes = 15.0;
     let config = scratch.0.join("endgames.toml");
     std::fs::write(&config, to_toml(&recipe)).unwrap();
     let binary = env!("CARGO_BIN_EXE_shogi-zero");
@@ -67,10 +70,10 @@ fn a_short_training_run_beats_its_initial_network() {
     assert_eq!(results["games"].as_u64(), Some(100));
     assert_eq!(trained_player["name"].as_str(), Some(latest.as_str()));
     println!("trained {latest} against the initial network: score {score:.3}, LOS {los:.4}, {}", trained_player["total"]);
-    // Clearly ahead (the bar: 65% over 100 games) and significant (likelihood of
-    // superiority, one-sided 1% level).
+    // Clearly ahead and significant (likelihood of superiority, one-sided 1% level). Measured
+    // here: 74.5% and 76%; the bar sits three standard errors below.
     assert!(
-        score >= 0.65 && los >= 0.99,
+        score >= 0.62 && los >= 0.99,
         "trained {latest} scored {score:.3} (LOS {los:.3}) against the initial network: {}",
         trained_player["total"]
     );
