@@ -52,9 +52,7 @@ impl Opening {
         }
         game
     }
-}
 
-impl Opening {
     /// The variant's start position, no moves.
     pub fn start(variant: VariantId) -> Opening {
         Opening { start: Position::start(variant), moves: Vec::new() }

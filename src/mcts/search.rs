@@ -35,10 +35,10 @@ pub struct Search {
     root_prepared: bool,
     /// Gumbel root: the noise of each root child and the visit schedule of sequential halving.
     gumbel: Vec<f32>,
+    schedule: Vec<u32>,
     /// A root child whose move captures and wins the game at once (found when the root is
     /// prepared); the search then stops and plays it.
     winning: Option<NodeId>,
-    schedule: Vec<u32>,
     /// Deepest leaf reached and the sum of leaf depths, for reports.
     max_depth: usize,
     depth_sum: u64,

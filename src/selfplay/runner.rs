@@ -124,7 +124,7 @@ pub fn game_rules(variant: VariantId, config: &SelfplayConfig) -> GameRules {
 
 /// Where the run's games start: the positions at the ends of the lines of its openings file,
 /// or the variant's start position.
-pub fn start_positions(run: &SelfplayRun) -> Result<Vec<Position>, SelfplayError> {
+fn start_positions(run: &SelfplayRun) -> Result<Vec<Position>, SelfplayError> {
     let Some(path) = &run.selfplay.openings else {
         return Ok(vec![Position::start(run.variant)]);
     };
