@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::arena::GateConfig;
 use crate::mcts::SearchConfig;
 use crate::nn::config::{InferenceConfig, InvalidField, NetworkConfig};
 use crate::openings::read_openings;
@@ -35,6 +36,9 @@ pub struct RunConfig {
     /// Training settings.
     #[serde(default)]
     pub train: TrainConfig,
+    /// Gating of new checkpoints during training (off by default).
+    #[serde(default)]
+    pub gating: GateConfig,
 }
 
 /// Why a configuration file could not be used.
@@ -79,7 +83,8 @@ impl RunConfig {
         self.inference.validate()?;
         self.search.validate()?;
         self.selfplay.validate()?;
-        self.train.validate()
+        self.train.validate()?;
+        self.gating.validate()
     }
 
     /// The default configuration file of a variant: `configs/<variant>-cpu.toml`, the CPU recipe.

@@ -641,7 +641,7 @@ fn gating_is_off_by_default_and_asks_for_the_threshold() {
     let matches = MatchConfig { rules: GameRules { ply_cap: 120, ..GameRules::default_for(SHOGI.variant()) }, ..config(SHOGI, 2) };
     let off = gate(make("random", SHOGI), make("alphabeta:2", SHOGI), &GateConfig::default(), &matches).unwrap();
     assert!(off.accepted && off.report.is_none());
-    let on = GateConfig { enabled: true, games: 4, threshold: 0.55 };
+    let on = GateConfig { enabled: true, games: 4, ..GateConfig::default() };
     let strong = gate(make("alphabeta:2", SHOGI), make("random", SHOGI), &on, &matches).unwrap();
     assert!(strong.accepted && strong.score.unwrap() >= 0.55);
     assert_eq!(strong.report.unwrap().summary.games, 4);
@@ -651,6 +651,9 @@ fn gating_is_off_by_default_and_asks_for_the_threshold() {
     let parsed: GateConfig = toml::from_str("enabled = true\ngames = 10").unwrap();
     assert_eq!((parsed.enabled, parsed.games, parsed.threshold), (true, 10, 0.55));
     assert!(toml::from_str::<GateConfig>("gams = 10").is_err());
+    let out_of_range = GateConfig { threshold: 1.5, ..GateConfig::default() }.validate().unwrap_err();
+    assert_eq!(out_of_range.field, "gating.threshold");
+    assert_eq!(GateConfig { games: 1, ..GateConfig::default() }.validate().unwrap_err().field, "gating.games");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -238,6 +238,7 @@ fn configuration_errors_name_their_key() {
         ("gumbel_considered = 8", "gumbel_considered = 0", "search.gumbel_considered"),
         ("max_minutes = 25.0", "max_minutes = 25.0\nlearning_rat = 0.1", "learning_rat"),
         ("root = \"gumbel\"", "root = \"minimax\"", "minimax"),
+        ("threshold = 0.55", "threshold = 2.0", "gating.threshold"),
     ] {
         assert!(base.contains(from), "{from}");
         let path = scratch.0.join("edited.toml");
@@ -258,4 +259,46 @@ fn configuration_errors_name_their_key() {
     std::fs::write(scratch.0.join("openings.txt"), "startpos moves 7g7f\n").unwrap();
     let loaded = RunConfig::load(&path).unwrap();
     assert_eq!(loaded.selfplay.openings, Some(std::path::absolute(scratch.0.join("openings.txt")).unwrap()));
+}
+
+#[test]
+fn with_gating_on_self_play_uses_only_checkpoints_that_passed_their_gate() {
+    let scratch = Scratch::new("train-gating");
+    let models = scratch.0.join("models");
+    let run_dir = models.join("shogi").join("resume-test");
+    let config = quick_config(&scratch.0, 20);
+    let text = std::fs::read_to_string(&config).unwrap();
+    let gated = text
+        .replace("enabled = false", "enabled = true")
+        .replace("games = 40", "games = 2")
+        .replace("threshold = 0.55", "threshold = 0.75")
+        .replace("simulations = 8\nrandom_plies", "simulations = 4\nrandom_plies");
+    assert!(gated.contains("enabled = true") && gated.contains("games = 2") && gated.contains("simulations = 4\n"));
+    std::fs::write(&config, gated).unwrap();
+    let output = train_command(&models, &config).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    // Every checkpoint after the first was gated: its match is on disk, and self-play moved
+    // to it exactly when it scored at least 0.75 against the network self-play was using.
+    let metrics = shogi_zero::train::metrics::read(&run_dir).unwrap();
+    assert_eq!(metrics.iter().map(|l| l.step).collect::<Vec<_>>(), [5, 10, 15, 20]);
+    let mut incumbent = 0;
+    for line in &metrics {
+        let score = line.gate_score.unwrap_or_else(|| panic!("step {} was not gated", line.step));
+        assert!(run_dir.join(format!("gating/step-{:010}/results.json", line.step)).exists());
+        if score >= 0.75 {
+            incumbent = line.step;
+        }
+        assert_eq!(line.selfplay_step, incumbent, "step {} scored {score}", line.step);
+    }
+    let state: TrainerState = serde_json::from_str(&std::fs::read_to_string(state_path(&run_dir, 20)).unwrap()).unwrap();
+    assert_eq!(state.incumbent, Some(incumbent));
+    assert!(run_dir.join("gating.png").exists());
+    // The games came from promoted networks only.
+    let promoted: Vec<u64> = std::iter::once(0).chain(metrics.iter().map(|l| l.selfplay_step)).collect();
+    for path in replay::list_files(&run_dir.join("replay")).unwrap() {
+        for game in replay::read_file(&path).unwrap().games {
+            let step: u64 = game.model.rsplit('@').next().unwrap().parse().unwrap();
+            assert!(promoted.contains(&step), "a game of step {step}, promoted: {promoted:?}");
+        }
+    }
 }

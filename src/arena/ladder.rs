@@ -16,11 +16,12 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::player::{FactoryResult, PlayerFactory, PlayerSpec};
-use crate::files::write_atomic;
+use super::player::{Budget, FactoryResult, PlayerFactory, PlayerSpec};
 use super::runner::{run_match, MatchConfig, MatchReport};
 use super::stats::{elo_from_score, EloEstimate, Wdl};
 use super::ArenaError;
+use crate::files::write_atomic;
+use crate::nn::InvalidField;
 use crate::plot::LineChart;
 
 /// The checkpoints of a run folder: `(step, path)` of every `step-<N>.json`, by step.
@@ -192,7 +193,8 @@ fn csv_field(text: &str) -> String {
     }
 }
 
-/// Whether and how candidates are gated during training. Off by default.
+/// Whether and how candidates are gated during training (`[gating]` of a run configuration).
+/// Off by default.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct GateConfig {
@@ -201,11 +203,35 @@ pub struct GateConfig {
     pub games: u32,
     /// The score (points per game) the candidate needs to replace the incumbent.
     pub threshold: f64,
+    /// Search simulations a move in gating games.
+    pub simulations: u32,
+    /// Random plies played after each opening, so that pairs differ.
+    pub random_plies: u32,
 }
 
 impl Default for GateConfig {
     fn default() -> GateConfig {
-        GateConfig { enabled: false, games: 40, threshold: 0.55 }
+        GateConfig { enabled: false, games: 40, threshold: 0.55, simulations: 16, random_plies: 4 }
+    }
+}
+
+impl GateConfig {
+    /// Checks the ranges, naming the first field out of range (`gating.<key>`).
+    pub fn validate(&self) -> Result<(), InvalidField> {
+        let fail = |name: &str, message: String| Err(InvalidField { field: format!("gating.{name}"), message });
+        if !(2..=100_000).contains(&self.games) {
+            return fail("games", format!("{} is not between 2 and 100000", self.games));
+        }
+        if !(self.threshold.is_finite() && (0.0..=1.0).contains(&self.threshold)) {
+            return fail("threshold", format!("{} is not between 0 and 1", self.threshold));
+        }
+        if !(1..=1_000_000).contains(&self.simulations) {
+            return fail("simulations", format!("{} is not between 1 and 1000000", self.simulations));
+        }
+        if self.random_plies > 200 {
+            return fail("random_plies", format!("{} is more than 200", self.random_plies));
+        }
+        Ok(())
     }
 }
 
@@ -220,8 +246,8 @@ pub struct GateDecision {
     pub report: Option<MatchReport>,
 }
 
-/// Plays `candidate` against `incumbent` (`gate.games` games under `matches`, whose game count is
-/// replaced) and accepts the candidate when it scores at least `gate.threshold`. With gating off
+/// Plays `candidate` against `incumbent` (`gate.games` games of `gate.simulations` simulations
+/// a move under `matches`, whose game count and budget are replaced) and accepts the candidate when it scores at least `gate.threshold`. With gating off
 /// every candidate is accepted without a game.
 pub fn gate(
     candidate: Arc<dyn PlayerFactory>,
@@ -234,6 +260,7 @@ pub fn gate(
     }
     let mut config = matches.clone();
     config.games = gate.games;
+    config.budget = Budget::Sims(gate.simulations);
     let report = run_match(&config, [candidate, incumbent])?;
     let score = report.summary.players[0].total.score().unwrap_or(0.0);
     Ok(GateDecision { accepted: score >= gate.threshold, score: Some(score), report: Some(report) })

@@ -109,6 +109,11 @@ pub fn run_dir(models: &Path, variant: VariantId, run: &str) -> Result<PathBuf, 
     Ok(models.join(variant.name()).join(run))
 }
 
+/// The metadata file of the checkpoint of training step `step` in the run folder `dir`.
+pub fn metadata_file(dir: &Path, step: u64) -> PathBuf {
+    dir.join(format!("step-{step:010}.json"))
+}
+
 /// Saves `network` as the checkpoint of training step `step` in the run folder `dir` (created
 /// if needed) and points `latest` at it. Returns the metadata file's path.
 pub fn save(network: &Network, dir: &Path, step: u64) -> Result<PathBuf, CheckpointError> {
@@ -140,10 +145,11 @@ pub fn save(network: &Network, dir: &Path, step: u64) -> Result<PathBuf, Checkpo
         weights_bytes: bytes.len() as u64,
         weights_fnv1a64: format!("{:016x}", fnv::hash(&bytes)),
     };
-    let metadata_path = dir.join(format!("{stem}.json"));
+    let metadata_path = metadata_file(dir, step);
     let json = serde_json::to_string_pretty(&metadata).expect("metadata serialises");
     write_atomic(&metadata_path, format!("{json}\n").as_bytes())?;
-    write_atomic(&dir.join(LATEST), format!("{stem}.json\n").as_bytes())?;
+    let name = metadata_path.file_name().expect("a file name").to_string_lossy();
+    write_atomic(&dir.join(LATEST), format!("{name}\n").as_bytes())?;
     Ok(metadata_path)
 }
 

@@ -1,5 +1,5 @@
 //! Training metrics: one JSON line per checkpoint in `metrics.jsonl` of the run folder, and PNG
-//! charts drawn from them (losses, and self-play game length) beside it.
+//! charts drawn from them (losses, self-play game length and gating scores) beside it.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -34,6 +34,12 @@ pub struct MetricsLine {
     pub evaluations_per_s: f64,
     /// Training positions in the replay window.
     pub window_positions: usize,
+    /// With gating on: this checkpoint's score against the self-play network it challenged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gate_score: Option<f64>,
+    /// The step of the checkpoint self-play uses from here on.
+    #[serde(default)]
+    pub selfplay_step: u64,
 }
 
 /// Appends `line` to the run's metrics file (one write of a whole line).
@@ -55,7 +61,8 @@ pub fn read(run_dir: &Path) -> std::io::Result<Vec<MetricsLine>> {
     Ok(text.lines().filter_map(|line| serde_json::from_str(line).ok()).collect())
 }
 
-/// Draws `losses.png` and `selfplay.png` in the run folder from its metrics; returns their paths.
+/// Draws `losses.png` and `selfplay.png` in the run folder from its metrics, and `gating.png`
+/// when checkpoints were gated; returns their paths.
 pub fn plot(run_dir: &Path, title: &str) -> Result<Vec<PathBuf>, PlotError> {
     let lines = read(run_dir).map_err(|source| PlotError::Io { path: run_dir.join(METRICS_FILE), source })?;
     let series = |f: fn(&MetricsLine) -> f64| lines.iter().map(|l| (l.step as f64, f(l))).collect::<Vec<_>>();
@@ -69,5 +76,14 @@ pub fn plot(run_dir: &Path, title: &str) -> Result<Vec<PathBuf>, PlotError> {
     let played: Vec<(f64, f64)> =
         lines.iter().filter(|l| l.game_length > 0.0).map(|l| (l.step as f64, l.game_length)).collect();
     LineChart::new(format!("{title}: self-play"), "training step", "plies per game").series("game length", played).write_png(&selfplay)?;
-    Ok(vec![losses, selfplay])
+    let mut charts = vec![losses, selfplay];
+    let gated: Vec<(f64, f64)> = lines.iter().filter_map(|l| Some((l.step as f64, l.gate_score?))).collect();
+    if !gated.is_empty() {
+        let gating = run_dir.join("gating.png");
+        LineChart::new(format!("{title}: gating"), "training step", "score against the self-play network")
+            .series("candidate's score", gated)
+            .write_png(&gating)?;
+        charts.push(gating);
+    }
+    Ok(charts)
 }

@@ -5,11 +5,13 @@
 //! - [`batch`]: samples to tensors (sparse policy targets).
 //! - [`optimizer`]: SGD with Nesterov momentum or AdamW, with savable state.
 //! - [`trainer`]: losses and one optimisation step; saving the trainer's state.
+//! - [`gating`]: new checkpoints against the self-play network (optional).
 //! - [`metrics`]: the JSON-lines metrics of a run and its PNG charts.
 //! - [`run`]: the loop: self-play and training together, checkpoints, resume.
 
 pub mod batch;
 pub mod config;
+pub mod gating;
 pub mod metrics;
 pub mod optimizer;
 pub mod run;

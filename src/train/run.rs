@@ -15,6 +15,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use super::batch::BatchBuilder;
+use super::gating;
 use super::metrics::{self, MetricsLine};
 use super::optimizer::Optimizer;
 use super::trainer::{optimizer_path, Losses, Trainer};
@@ -53,6 +54,8 @@ pub enum TrainError {
     State { path: PathBuf, message: String },
     #[error("cannot draw the charts: {0}")]
     Plot(#[from] crate::plot::PlotError),
+    #[error("gating: {0}")]
+    Gating(#[from] crate::arena::ArenaError),
 }
 
 /// What the trainer keeps beside each checkpoint to resume exactly there.
@@ -64,6 +67,9 @@ pub struct TrainerState {
     pub elapsed_s: f64,
     /// The replay window's counters (samples drawn, positions added, newest counted file).
     pub window: WindowCounters,
+    /// With gating on: the step of the checkpoint self-play uses.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub incumbent: Option<u64>,
 }
 
 /// The trainer state file of checkpoint `step`.
@@ -120,7 +126,9 @@ pub fn train(run: &TrainRun, stop: &AtomicBool, progress: &ProgressBar) -> Resul
     };
     let mut trainer = trainer;
     let first_step = trainer.step_count();
-    let model = Model::load(run_dir, Some(variant), &config.inference)?;
+    // With gating on, self-play goes on with the network that last passed its gate.
+    let incumbent = state.incumbent.filter(|_| config.gating.enabled).unwrap_or(first_step);
+    let model = Model::load(&checkpoint::metadata_file(run_dir, incumbent), Some(variant), &config.inference)?;
     let window_config = WindowConfig { max_positions: config.train.window_positions, max_reuse: config.train.max_sample_reuse };
     let mut window = ReplayWindow::resume(&replay_dir, variant, window_config, state.window.clone())?;
     let selfplay = SelfplayRun {
@@ -148,8 +156,9 @@ pub fn train(run: &TrainRun, stop: &AtomicBool, progress: &ProgressBar) -> Resul
         let selfplay_thread = scope.spawn(|| {
             runner::run(Evaluators::Shared(&model), &selfplay, &selfplay_stop, &ProgressBar::hidden(), &counters, &mut |_| {})
         });
-        let looped = Loop { run, trainer: &mut trainer, window: &mut window, model: &model, counters: &counters, progress, stop }
-            .run(state.elapsed_s, session_start, &selfplay_thread);
+        let looped =
+            Loop { run, trainer: &mut trainer, window: &mut window, model: &model, incumbent, counters: &counters, progress, stop }
+                .run(state.elapsed_s, session_start, &selfplay_thread);
         selfplay_stop.store(true, Ordering::Relaxed);
         let played = selfplay_thread.join().expect("the self-play thread panicked");
         looped.and_then(|checkpoint| {
@@ -172,6 +181,8 @@ struct Loop<'a> {
     trainer: &'a mut Trainer,
     window: &'a mut ReplayWindow,
     model: &'a Model,
+    /// The step of the checkpoint self-play uses (the latest, unless gating kept an older one).
+    incumbent: u64,
     counters: &'a Counters,
     progress: &'a ProgressBar,
     stop: &'a AtomicBool,
@@ -262,19 +273,38 @@ impl Loop<'_> {
         Ok(checkpoint)
     }
 
-    /// Saves a checkpoint with the trainer state, logs the interval's metrics, redraws the
-    /// charts and hands the new network to self-play.
+    /// Saves a checkpoint with the trainer state, gates it when gating is on, logs the
+    /// interval's metrics, redraws the charts and hands the new network to self-play (unless
+    /// it failed its gate).
     fn checkpoint(&mut self, interval: &mut Interval, elapsed_s: f64) -> Result<PathBuf, TrainError> {
+        let config = &self.run.config;
         let run_dir = &self.run.run_dir;
-        let state = TrainerState { step: self.trainer.step_count(), elapsed_s, window: self.window.counters() };
+        let step = self.trainer.step_count();
+        let gating = config.gating.enabled;
+        let mut state =
+            TrainerState { step, elapsed_s, window: self.window.counters(), incumbent: gating.then_some(self.incumbent) };
         let path = save(self.trainer, &state, run_dir)?;
         let seconds = interval.started.map_or(1.0, |t| t.elapsed().as_secs_f64().max(1e-9));
         let games = self.counters.games.load(Ordering::Relaxed);
         let plies = self.counters.game_plies.load(Ordering::Relaxed);
         let evaluations = self.counters.evaluations.load(Ordering::Relaxed);
+        let decision = if gating && step != self.incumbent {
+            self.progress.set_message(format!("gating: step {step} against step {}", self.incumbent));
+            Some(gating::judge(config, run_dir, step, self.incumbent)?)
+        } else {
+            None
+        };
+        let promoted = decision.as_ref().is_none_or(|d| d.accepted);
+        if promoted {
+            self.incumbent = step;
+            if gating {
+                state.incumbent = Some(step);
+                write_atomically(&state_path(run_dir, step), &state_text(&state))?;
+            }
+        }
         let n = interval.steps.max(1) as f64;
         let line = MetricsLine {
-            step: state.step,
+            step,
             elapsed_s,
             learning_rate: self.trainer.learning_rate(elapsed_s),
             policy_loss: interval.losses.policy / n,
@@ -282,29 +312,37 @@ impl Loop<'_> {
             moves_left_loss: interval.losses.moves_left / n,
             total_loss: interval.losses.total / n,
             gradient_norm: interval.losses.gradient_norm / n,
-            samples_per_s: (interval.steps * self.run.config.train.batch_size as u64) as f64 / interval.training.as_secs_f64().max(1e-9),
+            samples_per_s: (interval.steps * config.train.batch_size as u64) as f64 / interval.training.as_secs_f64().max(1e-9),
             selfplay_games: games,
             selfplay_positions: self.counters.plies.load(Ordering::Relaxed),
             game_length: if games > interval.games { (plies - interval.plies) as f64 / (games - interval.games) as f64 } else { 0.0 },
             evaluations_per_s: (evaluations - interval.evaluations) as f64 / seconds,
             window_positions: self.window.len(),
+            gate_score: decision.as_ref().and_then(|d| d.score),
+            selfplay_step: self.incumbent,
         };
         metrics::append(run_dir, &line).map_err(io("append to", &run_dir.join(metrics::METRICS_FILE)))?;
-        let title = format!("{} {}", self.run.config.variant.name(), run_name(run_dir));
+        let title = format!("{} {}", config.variant.name(), run_name(run_dir));
         metrics::plot(run_dir, &title)?;
         *interval = Interval { started: Some(Instant::now()), games, plies, evaluations, ..Interval::default() };
-        let (network, id) = Model::load_network(&path, self.run.config.variant, &self.run.config.inference)?;
-        // Self-play has stopped only if it failed; its error is reported by `train`.
-        let _ = self.model.swap(network, id);
+        if promoted {
+            let (network, id) = Model::load_network(&path, config.variant, &config.inference)?;
+            // Self-play has stopped only if it failed; its error is reported by `train`.
+            let _ = self.model.swap(network, id);
+        }
         Ok(path)
     }
 }
 
 /// Saves the trainer state, then the optimiser state and the checkpoint (`latest` moves last).
 fn save(trainer: &Trainer, state: &TrainerState, run_dir: &Path) -> Result<PathBuf, TrainError> {
-    let text = serde_json::to_string_pretty(state).expect("the trainer state serialises");
-    write_atomically(&state_path(run_dir, state.step), &text)?;
+    write_atomically(&state_path(run_dir, state.step), &state_text(state))?;
     Ok(trainer.save(run_dir)?)
+}
+
+/// The trainer state as its file holds it.
+fn state_text(state: &TrainerState) -> String {
+    serde_json::to_string_pretty(state).expect("the trainer state serialises")
 }
 
 /// Loads the latest checkpoint of a run with its optimiser and trainer state.
