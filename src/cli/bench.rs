@@ -10,6 +10,8 @@ use clap::{Args, Subcommand};
 use crate::mcts::RootSelection;
 use crate::nn::bench::{forward_rate, on_fresh_thread, server_rate, Workload};
 use crate::selfplay::bench::measure as measure_selfplay;
+use crate::train::bench::{measure as measure_trainer, write_random_games};
+use crate::train::TrainConfig;
 use crate::nn::{DeviceChoice, Network, NetworkConfig, Precision};
 use crate::rules::perft::{make_and_generate, perft, BENCH_POSITIONS};
 use crate::rules::VariantId;
@@ -32,6 +34,32 @@ enum BenchWhat {
     Nn(NnArgs),
     /// Network evaluations per second during self-play next to raw forward passes.
     Selfplay(SelfplayBenchArgs),
+    /// Trainer samples per second next to training steps on a prepared batch.
+    Train(TrainBenchArgs),
+}
+
+/// Settings of `bench train`.
+#[derive(Debug, Args)]
+struct TrainBenchArgs {
+    /// Variants, comma separated.
+    #[arg(long, default_value = "shogi,heian-dai-shogi,tenjiku-shogi", value_delimiter = ',')]
+    variants: Vec<String>,
+    /// Residual blocks.
+    #[arg(long, default_value_t = 6)]
+    blocks: usize,
+    /// Channels.
+    #[arg(long, default_value_t = 64)]
+    channels: usize,
+    /// Training batch size.
+    #[arg(long, default_value_t = 128)]
+    batch: usize,
+    /// Seconds of each measurement.
+    #[arg(long, default_value_t = 10.0)]
+    seconds: f64,
+    /// Replay folder to draw from (one variant only); by default seeded random games with
+    /// policy targets over every legal move.
+    #[arg(long)]
+    replay: Option<std::path::PathBuf>,
 }
 
 /// Settings of `bench selfplay`.
@@ -103,7 +131,42 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         BenchWhat::Perft { shallower } => bench_perft(shallower),
         BenchWhat::Nn(args) => bench_nn(args),
         BenchWhat::Selfplay(args) => bench_selfplay(args),
+        BenchWhat::Train(args) => bench_train(args),
     }
+}
+
+fn bench_train(args: TrainBenchArgs) -> anyhow::Result<ExitCode> {
+    let variants = args.variants.iter().map(|v| v.parse::<VariantId>()).collect::<Result<Vec<_>, _>>()?;
+    let config = NetworkConfig::scaled(args.blocks, args.channels);
+    config.validate().context("--blocks/--channels")?;
+    anyhow::ensure!((1..=65536).contains(&args.batch), "--batch must be between 1 and 65536");
+    anyhow::ensure!(args.seconds > 0.0 && args.seconds <= 600.0, "--seconds must be between 0 and 600");
+    anyhow::ensure!(args.replay.is_none() || variants.len() == 1, "--replay takes one variant (--variants)");
+    let train = TrainConfig { batch_size: args.batch, window_positions: 100_000, ..TrainConfig::default() };
+    println!("network {config} on the CPU, batch {}, {} LibTorch threads, {:.0} s each", args.batch, tch::get_num_threads(), args.seconds);
+    println!("{:<18} {:>18} {:>18} {:>7}", "variant", "trainer samples/s", "prepared samples/s", "ratio");
+    for id in variants {
+        let scratch = std::env::temp_dir().join(format!("shogi-zero-bench-train-{}", std::process::id()));
+        let dir = match &args.replay {
+            Some(dir) => dir.clone(),
+            None => {
+                std::fs::create_dir_all(&scratch).with_context(|| format!("cannot create {}", scratch.display()))?;
+                write_random_games(id, 100, 200, 1, &scratch)?;
+                scratch.clone()
+            }
+        };
+        let make = || {
+            tch::manual_seed(1);
+            Network::new(id, &config, tch::Device::Cpu).expect("a validated shape builds")
+        };
+        let rate = on_fresh_thread(|| measure_trainer(&make, train, &dir, Duration::from_secs_f64(args.seconds)));
+        let _ = std::fs::remove_dir_all(&scratch);
+        let rate = rate?;
+        println!("{:<18} {:>18.0} {:>18.0} {:>6.1}%", id.name(), rate.trainer, rate.prepared, 100.0 * rate.trainer / rate.prepared);
+    }
+    println!("trainer: samples drawn from the replay window, encoded, then forward, backward and update;");
+    println!("prepared: forward, backward and update on one batch already encoded (same network and batch)");
+    Ok(ExitCode::SUCCESS)
 }
 
 fn bench_selfplay(args: SelfplayBenchArgs) -> anyhow::Result<ExitCode> {

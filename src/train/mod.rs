@@ -1,6 +1,7 @@
 //! Training: minibatches from the replay window, the losses, the optimiser and its schedule,
 //! and the loop that runs self-play and training together with checkpoints and resume.
 //!
+//! - [`bench`]: the trainer's throughput next to steps on a prepared batch.
 //! - [`config`]: the `[train]` settings.
 //! - [`batch`]: samples to tensors (sparse policy targets).
 //! - [`optimizer`]: SGD with Nesterov momentum or AdamW, with savable state.
@@ -10,6 +11,7 @@
 //! - [`run`]: the loop: self-play and training together, checkpoints, resume.
 
 pub mod batch;
+pub mod bench;
 pub mod config;
 pub mod gating;
 pub mod metrics;
