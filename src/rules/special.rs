@@ -250,15 +250,28 @@ impl Position {
     }
 
     /// Chu's lion-trading rules (chu-shogi.md §6): removes the captures of lions they forbid.
+    /// Only moves onto or through an enemy lion's square are looked at closely.
     pub(super) fn retain_lion_trading(&self, out: &mut MoveList) {
         let v = self.variant();
         let them = self.side_to_move().opponent();
-        let enemy_lions = v.squares.iter().any(|&sq| {
-            let c = self.cell(sq);
-            c.is_piece() && c.color() == them && v.is_lion_kind(c.kind())
-        });
-        if enemy_lions {
-            out.retain(|&mv| self.lion_trading_allows(mv));
+        let mut lions = CellSet::default();
+        let mut any = false;
+        for sq in self.squares_of(them) {
+            if v.is_lion_kind(self.cell(sq).kind()) {
+                lions.insert(sq.index());
+                any = true;
+            }
+        }
+        if !any {
+            return;
+        }
+        let touches_lion = |mv: Move| match mv {
+            Move::Normal { to, .. } => lions.contains(to.index()),
+            Move::TwoLeg { mid, to, .. } => lions.contains(mid.index()) || lions.contains(to.index()),
+            _ => false,
+        };
+        if out.iter().any(|&mv| touches_lion(mv)) {
+            out.retain(|&mv| !touches_lion(mv) || self.lion_trading_allows(mv));
         }
     }
 
