@@ -38,18 +38,34 @@ enum BenchWhat {
     Train(TrainBenchArgs),
 }
 
-/// Settings of `bench train`.
+/// The benchmarked network's shape.
 #[derive(Debug, Args)]
-struct TrainBenchArgs {
-    /// Variants, comma separated.
-    #[arg(long, default_value = "shogi,heian-dai-shogi,tenjiku-shogi", value_delimiter = ',')]
-    variants: Vec<String>,
+struct ShapeArgs {
     /// Residual blocks.
     #[arg(long, default_value_t = 6)]
     blocks: usize,
     /// Channels.
     #[arg(long, default_value_t = 64)]
     channels: usize,
+}
+
+impl ShapeArgs {
+    /// The network configuration, checked.
+    fn config(&self) -> anyhow::Result<NetworkConfig> {
+        let config = NetworkConfig::scaled(self.blocks, self.channels);
+        config.validate().context("--blocks/--channels")?;
+        Ok(config)
+    }
+}
+
+/// Settings of `bench train`.
+#[derive(Debug, Args)]
+struct TrainBenchArgs {
+    /// Variants, comma separated.
+    #[arg(long, default_value = "shogi,heian-dai-shogi,tenjiku-shogi", value_delimiter = ',')]
+    variants: Vec<String>,
+    #[command(flatten)]
+    shape: ShapeArgs,
     /// Training batch size.
     #[arg(long, default_value_t = 128)]
     batch: usize,
@@ -68,12 +84,8 @@ struct SelfplayBenchArgs {
     /// Variants, comma separated.
     #[arg(long, default_value = "shogi,heian-dai-shogi,tenjiku-shogi", value_delimiter = ',')]
     variants: Vec<String>,
-    /// Residual blocks.
-    #[arg(long, default_value_t = 6)]
-    blocks: usize,
-    /// Channels.
-    #[arg(long, default_value_t = 64)]
-    channels: usize,
+    #[command(flatten)]
+    shape: ShapeArgs,
     /// Batch size of the server and of the raw forward passes.
     #[arg(long, default_value_t = 32)]
     batch: usize,
@@ -94,12 +106,8 @@ struct NnArgs {
     /// Variants, comma separated.
     #[arg(long, default_value = "shogi,heian-dai-shogi", value_delimiter = ',')]
     variants: Vec<String>,
-    /// Residual blocks.
-    #[arg(long, default_value_t = 6)]
-    blocks: usize,
-    /// Channels.
-    #[arg(long, default_value_t = 64)]
-    channels: usize,
+    #[command(flatten)]
+    shape: ShapeArgs,
     /// Batch size of the raw forward passes and largest batch of the server.
     #[arg(long, default_value_t = 64)]
     batch: usize,
@@ -137,8 +145,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
 
 fn bench_train(args: TrainBenchArgs) -> anyhow::Result<ExitCode> {
     let variants = args.variants.iter().map(|v| v.parse::<VariantId>()).collect::<Result<Vec<_>, _>>()?;
-    let config = NetworkConfig::scaled(args.blocks, args.channels);
-    config.validate().context("--blocks/--channels")?;
+    let config = args.shape.config()?;
     anyhow::ensure!((1..=65536).contains(&args.batch), "--batch must be between 1 and 65536");
     anyhow::ensure!(args.seconds > 0.0 && args.seconds <= 600.0, "--seconds must be between 0 and 600");
     anyhow::ensure!(args.replay.is_none() || variants.len() == 1, "--replay takes one variant (--variants)");
@@ -176,8 +183,7 @@ fn bench_selfplay(args: SelfplayBenchArgs) -> anyhow::Result<ExitCode> {
         "gumbel" => RootSelection::Gumbel,
         other => anyhow::bail!("--root '{other}': expected puct or gumbel"),
     };
-    let config = NetworkConfig::scaled(args.blocks, args.channels);
-    config.validate().context("--blocks/--channels")?;
+    let config = args.shape.config()?;
     anyhow::ensure!((1..=4096).contains(&args.batch), "--batch must be between 1 and 4096");
     anyhow::ensure!(args.seconds > 0.0 && args.seconds <= 600.0, "--seconds must be between 0 and 600");
     let games = args.games.unwrap_or(2 * args.batch).max(1);
@@ -212,8 +218,7 @@ fn bench_nn(args: NnArgs) -> anyhow::Result<ExitCode> {
     for precision in &precisions {
         precision.check(device)?;
     }
-    let config = NetworkConfig::scaled(args.blocks, args.channels);
-    config.validate().context("--blocks/--channels")?;
+    let config = args.shape.config()?;
     anyhow::ensure!(args.batch >= 1, "--batch must be at least 1");
     anyhow::ensure!(args.seconds > 0.0 && args.seconds <= 600.0, "--seconds must be between 0 and 600");
     anyhow::ensure!((1..=100).contains(&args.rounds), "--rounds must be between 1 and 100");
