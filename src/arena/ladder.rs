@@ -247,8 +247,9 @@ pub struct GateDecision {
 }
 
 /// Plays `candidate` against `incumbent` (`gate.games` games of `gate.simulations` simulations
-/// a move under `matches`, whose game count and budget are replaced) and accepts the candidate when it scores at least `gate.threshold`. With gating off
-/// every candidate is accepted without a game.
+/// a move under `matches`, whose game count and budget are replaced) and accepts the candidate
+/// when it scores at least `gate.threshold`. With gating off every candidate is accepted
+/// without a game.
 pub fn gate(
     candidate: Arc<dyn PlayerFactory>,
     incumbent: Arc<dyn PlayerFactory>,

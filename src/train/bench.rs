@@ -79,20 +79,15 @@ pub fn measure(
     let mut builder = BatchBuilder::new(variant);
     let batch_size = config.batch_size;
     let mut trainer = Trainer::new(network, Optimizer::new(&config), config, 0);
-    let mut from_window = || -> Result<(), TrainError> {
+    let trainer_rate = steps_per_second(duration, &mut || {
         let samples = window.sample(&mut rng, batch_size)?;
         let batch = builder.build(&samples)?;
         trainer.train_step(&batch, 0.0);
         Ok(())
-    };
-    let trainer_rate = steps_per_second(duration, &mut from_window)? * batch_size as f64;
+    })? * batch_size as f64;
 
-    let network = make_network();
-    let mut builder = BatchBuilder::new(variant);
-    let mut window = ReplayWindow::new(dir, variant, WindowConfig { max_positions: config.window_positions, max_reuse: 1e9 })?;
-    window.refresh()?;
     let batch = builder.build(&window.sample(&mut rng, batch_size)?)?;
-    let mut trainer = Trainer::new(network, Optimizer::new(&config), config, 0);
+    let mut trainer = Trainer::new(make_network(), Optimizer::new(&config), config, 0);
     let prepared_rate = steps_per_second(duration, &mut || {
         trainer.train_step(&batch, 0.0);
         Ok(())
