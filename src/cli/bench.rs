@@ -29,6 +29,9 @@ enum BenchWhat {
         /// Subtract this many plies from every benchmark depth (for a quick run).
         #[arg(long, default_value_t = 0)]
         shallower: u32,
+        /// Only the positions of these variants, comma separated (all by default).
+        #[arg(long, value_delimiter = ',')]
+        variants: Vec<String>,
     },
     /// Network throughput: raw forward passes next to the inference server, same batch size.
     Nn(NnArgs),
@@ -136,7 +139,7 @@ struct NnArgs {
 
 pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     match args.what {
-        BenchWhat::Perft { shallower } => bench_perft(shallower),
+        BenchWhat::Perft { shallower, variants } => bench_perft(shallower, &variants),
         BenchWhat::Nn(args) => bench_nn(args),
         BenchWhat::Selfplay(args) => bench_selfplay(args),
         BenchWhat::Train(args) => bench_train(args),
@@ -282,13 +285,14 @@ fn median(mut values: Vec<f64>) -> f64 {
     values[values.len() / 2]
 }
 
-fn bench_perft(shallower: u32) -> anyhow::Result<ExitCode> {
+fn bench_perft(shallower: u32, variants: &[String]) -> anyhow::Result<ExitCode> {
+    let variants = variants.iter().map(|v| v.parse::<VariantId>()).collect::<Result<Vec<_>, _>>()?;
     println!(
         "{:<24} {:>5} {:>14} {:>9} {:>12} {:>14} {:>9} {:>14}",
         "position", "depth", "nodes made", "seconds", "nodes/s", "perft", "seconds", "perft/s"
     );
     let (mut all_nodes, mut all_seconds) = (0u64, 0f64);
-    for b in BENCH_POSITIONS {
+    for b in BENCH_POSITIONS.iter().filter(|b| variants.is_empty() || variants.contains(&b.variant)) {
         let pos = b.position();
         let depth = b.depth.saturating_sub(shallower).max(1);
         let started = Instant::now();

@@ -9,7 +9,7 @@ use super::moves::{Move, MoveList};
 use super::piece::{Cell, PieceType};
 use super::position::{Position, MAX_HAND_TYPES};
 use super::geometry::MAX_CELLS;
-use super::variant::{Legality, PromotionRule};
+use super::variant::{Legality, PromotionRule, NEAR_REACH};
 
 impl Position {
     /// All legal moves of the side to move (the game layer adds [`Move::Declare`] where the
@@ -296,6 +296,23 @@ impl CellSet {
     #[inline]
     pub(super) fn contains(&self, i: usize) -> bool {
         self.0[i / 64] & (1 << (i % 64)) != 0
+    }
+}
+
+/// A set of squares within [`NEAR_REACH`] king steps of one origin, as bits of one word (see
+/// [`super::Variant::near_bit`]).
+#[derive(Clone, Copy, Default)]
+pub(super) struct NearSet(u64);
+
+const _: () = assert!((2 * NEAR_REACH + 1) * (2 * NEAR_REACH + 1) <= 64, "a NearSet fits in a u64");
+
+impl NearSet {
+    /// Adds the square of bit `bit`; returns whether it was new.
+    #[inline]
+    pub(super) fn insert(&mut self, bit: u32) -> bool {
+        let new = self.0 & (1 << bit) == 0;
+        self.0 |= 1 << bit;
+        new
     }
 }
 

@@ -87,7 +87,7 @@ pub const BENCH_POSITIONS: &[BenchPosition] = &[
         name: "shogi matsuri",
         variant: super::VariantId::Shogi,
         sfen: Some("l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1"),
-        depth: 4,
+        depth: 3,
     },
     BenchPosition { name: "heian-dai-shogi start", variant: super::VariantId::HeianDaiShogi, sfen: None, depth: 4 },
     BenchPosition { name: "chu-shogi start", variant: super::VariantId::ChuShogi, sfen: None, depth: 3 },

@@ -3,7 +3,7 @@
 //! skipping rides, the step out and back that burns, and chu's lion-trading rules.
 
 use super::geometry::Square;
-use super::movegen::CellSet;
+use super::movegen::{CellSet, NearSet};
 use super::moves::{Move, MoveList};
 use super::piece::{Cell, LionPower, Movement, UNLIMITED};
 use super::position::Position;
@@ -15,9 +15,11 @@ impl Position {
     pub(super) fn large_piece_moves(&self, out: &mut MoveList, from: Square, cell: Cell) -> bool {
         let v = self.variant();
         let m = v.face(cell.kind());
-        let mut seen = CellSet::default();
+        // Two parts of a move reach the same square only near the origin (checked when the
+        // variant is built), so only near squares need telling apart.
+        let mut seen = NearSet::default();
         let dedupe = v.is_overlapping_kind(cell.kind());
-        let mut accept = |to: Square| !dedupe || seen.insert(to.index());
+        let mut accept = |to: Square| !dedupe || v.near_bit(from, to).is_none_or(|bit| seen.insert(bit));
         if m.area > 0 {
             self.area_moves(out, from, cell, m.area, &mut accept);
         }
@@ -158,8 +160,10 @@ impl Position {
     /// ending on an empty square or on the first enemy met (tenjiku-shogi.md §5.2).
     fn area_moves(&self, out: &mut MoveList, from: Square, cell: Cell, steps: u8, accept: &mut impl FnMut(Square) -> bool) {
         let v = self.variant();
-        let mut visited = CellSet::default();
-        visited.insert(from.index());
+        // Area moves stay within NEAR_REACH of the origin (checked when the variant is built).
+        let near = |sq: Square| v.near_bit(from, sq).expect("area moves stay near their origin");
+        let mut visited = NearSet::default();
+        visited.insert(near(from));
         let mut frontier = [from; 64];
         let mut frontier_len = 1;
         for _ in 0..steps {
@@ -169,7 +173,7 @@ impl Position {
                 for &d in &v.king_dirs {
                     let t = Square((s.index() as isize + d) as u16);
                     let target = self.cell(t);
-                    if target == Cell::WALL || !visited.insert(t.index()) {
+                    if target == Cell::WALL || !visited.insert(near(t)) {
                         continue;
                     }
                     if target == Cell::EMPTY {

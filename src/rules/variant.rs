@@ -6,9 +6,15 @@ use std::str::FromStr;
 use std::sync::OnceLock;
 
 use super::geometry::{Color, Geometry, Square, MAX_CELLS, PAD};
-use super::piece::{Cell, LionPower, Movement, Piece, PieceSpec, PieceType};
+use super::piece::{Cell, LionPower, Movement, Piece, PieceSpec, PieceType, UNLIMITED};
 use super::piece::dirs;
 use super::variants;
+
+/// How far (in king steps) two parts of one piece's move may reach the same square, and how far
+/// area moves go, at most: the move generator tells such squares apart in a [`NearSet`].
+///
+/// [`NearSet`]: super::movegen::NearSet
+pub(crate) const NEAR_REACH: usize = 3;
 
 /// Which moves may promote (besides the compulsory promotions of pieces that could never move
 /// again, which every variant here allows wherever they happen).
@@ -203,8 +209,9 @@ pub struct Variant {
     pub squares: Vec<Square>,
     /// The mailbox of an empty board: walls around empty squares.
     pub(crate) empty_board: [Cell; MAX_CELLS],
-    /// Every face's ride directions and jump offsets for both colours, back to back (one
-    /// allocation each, for the move generator's cache).
+    /// Every face's ride directions and single-square offsets (jumps, and rides of range 1,
+    /// which move the same way) for both colours, back to back (one allocation each, for the
+    /// move generator's cache).
     ride_table: Vec<RideStep>,
     leap_table: Vec<i16>,
     /// Per `colour * kinds + kind`: that face's part of the tables.
@@ -222,6 +229,12 @@ pub struct Variant {
     relative_ranks: [Vec<u8>; 2],
     /// `[cell]`: column and row of on-board cells.
     cell_xy: Vec<(u8, u8)>,
+    /// `[to - from + near_origin]`: the bit of `to` in a [`NearSet`] around `from` when `to`
+    /// lies within [`NEAR_REACH`] king steps of `from`, else `u8::MAX`.
+    ///
+    /// [`NearSet`]: super::movegen::NearSet
+    near_bits: Vec<u8>,
+    near_origin: usize,
     /// Bit `kind` set for royal faces.
     royal_kinds: u128,
     /// Per face: its movement (`None` for the promoted face of a piece that does not promote).
@@ -285,7 +298,13 @@ impl Variant {
         let mut ranks = Vec::new();
         for (kind, face) in faces.iter().enumerate() {
             let m = face.unwrap_or(Movement::NONE);
-            let overlap = has_overlap(&m, spec.size);
+            let reach = overlap_reach(&m, spec.size);
+            assert!(
+                reach <= NEAR_REACH && (m.area as usize) <= NEAR_REACH,
+                "{}: a piece face overlaps or has area moves beyond {NEAR_REACH} squares, which the move generator's NearSet cannot tell apart",
+                spec.title
+            );
+            let overlap = reach > 0;
             overlapping_kinds |= u128::from(overlap) << kind;
             let plain = !overlap && m.lion.is_none() && m.skip_rides.is_empty() && m.area == 0 && m.jump_rank == 0;
             plain_kinds |= u128::from(plain) << kind;
@@ -316,7 +335,10 @@ impl Variant {
                     for ride in m.rides {
                         for &(dx, f) in ride.dirs {
                             let offset = geometry.offset(color, dx, f);
-                            ride_table.push(RideStep { offset: offset as i16, range: ride.range });
+                            match ride.range {
+                                1 => leap_table.push(offset as i16),
+                                range => ride_table.push(RideStep { offset: offset as i16, range }),
+                            }
                             let d = king_dirs.iter().position(|&o| o == offset).expect("rides follow king directions");
                             reach[d] = reach[d].max(ride.range);
                         }
@@ -346,6 +368,14 @@ impl Variant {
                 .map(|i| if geometry.on_board(i) { geometry.relative_rank(Square(i as u16), color) as u8 } else { u8::MAX })
                 .collect()
         });
+        let near_origin = NEAR_REACH * (geometry.stride + 1);
+        let mut near_bits = vec![u8::MAX; 2 * near_origin + 1];
+        let span = 2 * NEAR_REACH + 1;
+        for row in 0..span {
+            for column in 0..span {
+                near_bits[row * geometry.stride + column] = (row * span + column) as u8;
+            }
+        }
         let dead_ranks = spec.pieces.iter().map(|p| dead_ranks(&p.movement)).collect();
         let pawn = spec.pieces.iter().position(|p| p.abbr == "P").map(|i| PieceType(i as u8));
         let hand_types: Vec<PieceType> = if spec.drops {
@@ -371,6 +401,8 @@ impl Variant {
             leap_attackers,
             relative_ranks,
             cell_xy,
+            near_bits,
+            near_origin,
             royal_kinds,
             faces,
             overlapping_kinds,
@@ -502,7 +534,18 @@ impl Variant {
         ax == bx || ay == by || ax.abs_diff(bx) == ay.abs_diff(by)
     }
 
-    /// Mailbox moves of a piece face.
+    /// The bit of `to` in a [`NearSet`] around `from`, if `to` lies within [`NEAR_REACH`] king
+    /// steps of `from`.
+    ///
+    /// [`NearSet`]: super::movegen::NearSet
+    #[inline]
+    pub(crate) fn near_bit(&self, from: Square, to: Square) -> Option<u32> {
+        let i = (to.index() + self.near_origin).wrapping_sub(from.index());
+        self.near_bits.get(i).copied().filter(|&bit| bit != u8::MAX).map(u32::from)
+    }
+
+    /// Mailbox moves of a piece face: its rides longer than one square, and its single-square
+    /// offsets (jumps and one-square rides).
     #[inline]
     pub(crate) fn moves_of(&self, color: Color, kind: usize) -> (&[RideStep], &[i16]) {
         let r = self.face_ranges[color.index() * self.kinds() + kind];
@@ -663,13 +706,25 @@ fn move_shapes(spec: &VariantSpec, faces: &[Option<Movement>]) -> MoveShapes {
     MoveShapes { one_leg, two_leg, pass }
 }
 
-/// Whether two of a movement's kinds reach the same displacement.
-fn has_overlap(m: &Movement, size: usize) -> bool {
-    let mut seen = one_leg_displacements(m, size);
-    let n = seen.len();
-    seen.sort_unstable();
-    seen.dedup();
-    seen.len() != n
+/// The farthest (in king steps) that two parts of a movement can reach the same square from
+/// the same origin; 0 if they never do. Range jumps land beyond the first piece of a line, so
+/// they can meet the piece's jumps and area moves but never its own rides.
+fn overlap_reach(m: &Movement, size: usize) -> usize {
+    let norm = |&(dx, f): &(i8, i8)| dx.unsigned_abs().max(f.unsigned_abs()) as usize;
+    let mut all = one_leg_displacements(m, size);
+    all.sort_unstable();
+    let repeated = all.windows(2).filter(|w| w[0] == w[1]).map(|w| norm(&w[0]));
+    let mut reach = repeated.max().unwrap_or(0);
+    if m.jump_rank > 0 {
+        let others = one_leg_displacements(&Movement { rides: &[], ..*m }, size);
+        for ride in m.rides.iter().filter(|r| r.range == UNLIMITED) {
+            for &(dx, f) in ride.dirs {
+                let on_line = |d: &&(i8, i8)| (2..size as i8).any(|k| (dx * k, f * k) == **d);
+                reach = reach.max(others.iter().filter(on_line).map(norm).max().unwrap_or(0));
+            }
+        }
+    }
+    reach
 }
 
 /// Per type, how many pieces of it the whole game holds (both sides), the most one hand can hold.
