@@ -225,6 +225,10 @@ fn a_killed_training_run_resumes_from_its_last_checkpoint() {
     let metrics = shogi_zero::train::metrics::read(&run_dir).unwrap();
     assert_eq!(metrics.last().unwrap().step, 30);
     assert!(metrics.windows(2).all(|w| w[0].step <= w[1].step || w[1].step <= killed_at + 5));
+    // Self-play counts go on from the checkpoint's totals, not from zero.
+    let resumed = metrics.iter().find(|m| m.step > killed_at).unwrap();
+    assert!(resumed.selfplay_games >= state.selfplay_games && resumed.selfplay_positions > state.selfplay_positions);
+    assert!(state.selfplay_positions > 0, "the checkpoint counted no self-play");
 }
 
 #[test]

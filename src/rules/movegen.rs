@@ -94,6 +94,7 @@ impl Position {
     pub(super) fn piece_moves(&self, out: &mut MoveList, from: Square, cell: Cell, mut accept: impl FnMut(Square) -> bool) {
         let v = self.variant();
         let us = cell.color();
+        let promotion = self.promotion_options(from, cell);
         let (rides, leaps) = v.moves_of(us, cell.kind());
         for ride in rides {
             let mut t = from.index() as isize;
@@ -103,12 +104,12 @@ impl Position {
                 let target = self.cell(to);
                 if target == Cell::EMPTY {
                     if accept(to) {
-                        self.push_board_move(out, from, to, cell);
+                        promotion.push(out, from, to, false);
                     }
                     continue;
                 }
                 if target != Cell::WALL && target.color() != us && accept(to) {
-                    self.push_board_move(out, from, to, cell);
+                    promotion.push(out, from, to, true);
                 }
                 break;
             }
@@ -117,39 +118,25 @@ impl Position {
             let to = Square((from.index() as isize + offset as isize) as u16);
             let target = self.cell(to);
             if (target == Cell::EMPTY || (target != Cell::WALL && target.color() != us)) && accept(to) {
-                self.push_board_move(out, from, to, cell);
+                promotion.push(out, from, to, target != Cell::EMPTY);
             }
         }
     }
 
-    /// Adds the move `from`-`to` of `cell`, with and/or without promotion as the rules allow.
+    /// The promotion options of the piece `cell` for its moves from `from`.
     #[inline(always)]
-    pub(super) fn push_board_move(&self, out: &mut MoveList, from: Square, to: Square, cell: Cell) {
+    pub(super) fn promotion_options(&self, from: Square, cell: Cell) -> PromotionOptions<'_> {
         let v = self.variant();
         let kind = cell.kind();
-        if !v.is_promotable_kind(kind) {
-            out.push(Move::Normal { from, to, promote: false });
-            return;
-        }
-        let us = cell.color();
-        let dead_ranks = v.dead_ranks[kind >> 1];
-        let dead_end = dead_ranks > 0 && (v.relative_rank(to, us) as usize) < dead_ranks;
-        let forced = dead_end && v.spec.compulsory_promotion;
-        let (from_in_zone, to_in_zone) = (v.in_zone(from, us), v.in_zone(to, us));
-        let allowed = dead_end
-            || match v.spec.promotion {
-                PromotionRule::StartOrEnd => from_in_zone || to_in_zone,
-                PromotionRule::Entering => !from_in_zone && to_in_zone,
-                PromotionRule::EnteringOrCapture => {
-                    // Entering, or a capture that starts or ends in the zone.
-                    (to_in_zone && (!from_in_zone || self.cell(to).is_piece())) || (from_in_zone && self.cell(to).is_piece())
-                }
-            };
-        if allowed {
-            out.push(Move::Normal { from, to, promote: true });
-        }
-        if !forced {
-            out.push(Move::Normal { from, to, promote: false });
+        let ranks = v.relative_ranks(cell.color());
+        PromotionOptions {
+            promotable: v.is_promotable_kind(kind),
+            rule: v.spec.promotion,
+            compulsory: v.spec.compulsory_promotion,
+            zone_depth: v.spec.zone_depth.min(u8::MAX as usize) as u8,
+            from_in_zone: v.in_zone(from, cell.color()),
+            dead_ranks: v.dead_ranks[kind >> 1].min(u8::MAX as usize) as u8,
+            ranks,
         }
     }
 
@@ -296,6 +283,48 @@ impl CellSet {
     #[inline]
     pub(super) fn contains(&self, i: usize) -> bool {
         self.0[i / 64] & (1 << (i % 64)) != 0
+    }
+}
+
+/// What a piece's moves from one square may do about promotion, worked out once for all of
+/// them.
+pub(super) struct PromotionOptions<'a> {
+    promotable: bool,
+    rule: PromotionRule,
+    compulsory: bool,
+    zone_depth: u8,
+    from_in_zone: bool,
+    /// Last ranks (counted from the far side) the piece could never leave.
+    dead_ranks: u8,
+    /// `[cell]`: rank counted from the mover's far side.
+    ranks: &'a [u8],
+}
+
+impl PromotionOptions<'_> {
+    /// Adds the move `from`-`to` (taking a piece if `captures`), with and/or without promotion
+    /// as the rules allow.
+    #[inline(always)]
+    pub(super) fn push(&self, out: &mut MoveList, from: Square, to: Square, captures: bool) {
+        if !self.promotable {
+            out.push(Move::Normal { from, to, promote: false });
+            return;
+        }
+        let rank = self.ranks[to.index()];
+        let dead_end = rank < self.dead_ranks;
+        let to_in_zone = rank < self.zone_depth;
+        let allowed = dead_end
+            || match self.rule {
+                PromotionRule::StartOrEnd => self.from_in_zone || to_in_zone,
+                PromotionRule::Entering => !self.from_in_zone && to_in_zone,
+                // Entering, or a capture that starts or ends in the zone.
+                PromotionRule::EnteringOrCapture => (to_in_zone && !self.from_in_zone) || (captures && (self.from_in_zone || to_in_zone)),
+            };
+        if allowed {
+            out.push(Move::Normal { from, to, promote: true });
+        }
+        if !(dead_end && self.compulsory) {
+            out.push(Move::Normal { from, to, promote: false });
+        }
     }
 }
 

@@ -162,6 +162,7 @@ impl Position {
         let v = self.variant();
         // Area moves stay within NEAR_REACH of the origin (checked when the variant is built).
         let near = |sq: Square| v.near_bit(from, sq).expect("area moves stay near their origin");
+        let promotion = self.promotion_options(from, cell);
         let mut visited = NearSet::default();
         visited.insert(near(from));
         let mut frontier = [from; 64];
@@ -183,7 +184,7 @@ impl Position {
                         continue;
                     }
                     if accept(t) {
-                        self.push_board_move(out, from, t, cell);
+                        promotion.push(out, from, t, target != Cell::EMPTY);
                     }
                 }
             }
@@ -197,6 +198,7 @@ impl Position {
     fn range_jumps(&self, out: &mut MoveList, from: Square, cell: Cell, m: &Movement, accept: &mut impl FnMut(Square) -> bool) {
         let v = self.variant();
         let us = cell.color();
+        let promotion = self.promotion_options(from, cell);
         for ride in m.rides.iter().filter(|r| r.range == UNLIMITED) {
             for &(dx, f) in ride.dirs {
                 let offset = v.geometry.offset(us, dx, f);
@@ -219,7 +221,7 @@ impl Position {
                         break;
                     }
                     if target.color() != us && !v.is_royal_kind(target.kind()) && accept(Square(t as u16)) {
-                        self.push_board_move(out, from, Square(t as u16), cell);
+                        promotion.push(out, from, Square(t as u16), true);
                     }
                 }
             }
@@ -230,6 +232,7 @@ impl Position {
     fn skip_ride_moves(&self, out: &mut MoveList, from: Square, cell: Cell, m: &Movement) {
         let v = self.variant();
         let us = cell.color();
+        let promotion = self.promotion_options(from, cell);
         for ride in m.skip_rides {
             for &(dx, f) in ride.dirs {
                 let offset = v.geometry.offset(us, dx, f);
@@ -241,11 +244,11 @@ impl Position {
                     t += offset;
                     let target = self.cell(Square(t as u16));
                     if target == Cell::EMPTY {
-                        self.push_board_move(out, from, Square(t as u16), cell);
+                        promotion.push(out, from, Square(t as u16), false);
                         continue;
                     }
                     if target != Cell::WALL && target.color() != us {
-                        self.push_board_move(out, from, Square(t as u16), cell);
+                        promotion.push(out, from, Square(t as u16), true);
                     }
                     break;
                 }

@@ -502,6 +502,12 @@ impl Variant {
         (self.relative_rank(sq, color) as usize) < self.spec.zone_depth
     }
 
+    /// `[cell]`: the rank of each cell counted from `color`'s far side.
+    #[inline]
+    pub(crate) fn relative_ranks(&self, color: Color) -> &[u8] {
+        &self.relative_ranks[color.index()]
+    }
+
     /// Rank of `sq` counted from `color`'s far side (0 = `color`'s last rank).
     #[inline]
     pub fn relative_rank(&self, sq: Square, color: Color) -> u8 {

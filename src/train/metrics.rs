@@ -25,7 +25,7 @@ pub struct MetricsLine {
     pub gradient_norm: f64,
     /// Training samples per second of this interval.
     pub samples_per_s: f64,
-    /// Self-play games and positions finished in this session so far.
+    /// Self-play games finished and positions played since the run began.
     pub selfplay_games: u64,
     pub selfplay_positions: u64,
     /// Mean plies of this interval's self-play games (0 when none finished).

@@ -70,6 +70,12 @@ pub struct TrainerState {
     /// With gating on: the step of the checkpoint self-play uses.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub incumbent: Option<u64>,
+    /// Self-play games finished and positions played since the run began (0 in the state
+    /// files of older runs).
+    #[serde(default)]
+    pub selfplay_games: u64,
+    #[serde(default)]
+    pub selfplay_positions: u64,
 }
 
 /// The trainer state file of checkpoint `step`.
@@ -140,7 +146,10 @@ pub fn train(run: &TrainRun, stop: &AtomicBool, progress: &ProgressBar) -> Resul
         seed: run.seed.wrapping_add(first_step.wrapping_mul(0x5851_F42D_4C95_7F2D)),
         out: replay_dir.clone(),
     };
+    // Games and positions count from the start of the run, across sessions.
     let counters = Counters::default();
+    counters.games.store(state.selfplay_games, Ordering::Relaxed);
+    counters.plies.store(state.selfplay_positions, Ordering::Relaxed);
     let selfplay_stop = AtomicBool::new(false);
     let session_start = Instant::now();
     let mut summary = TrainSummary {
@@ -168,8 +177,8 @@ pub fn train(run: &TrainRun, stop: &AtomicBool, progress: &ProgressBar) -> Resul
     });
     summary.checkpoint = outcome?;
     summary.last_step = trainer.step_count();
-    summary.selfplay_games = counters.games.load(Ordering::Relaxed);
-    summary.selfplay_positions = counters.plies.load(Ordering::Relaxed);
+    summary.selfplay_games = counters.games.load(Ordering::Relaxed) - state.selfplay_games;
+    summary.selfplay_positions = counters.plies.load(Ordering::Relaxed) - state.selfplay_positions;
     summary.elapsed = session_start.elapsed();
     summary.charts = metrics::plot(run_dir, &format!("{} {}", variant.name(), run_name(run_dir)))?;
     Ok(summary)
@@ -212,7 +221,8 @@ impl Loop<'_> {
         let run_dir = &self.run.run_dir;
         let mut rng = ChaCha8Rng::seed_from_u64(self.run.seed ^ self.trainer.step_count().rotate_left(32));
         let mut builder = BatchBuilder::new(self.run.config.variant);
-        let mut interval = Interval { started: Some(Instant::now()), ..Interval::default() };
+        let games = self.counters.games.load(Ordering::Relaxed);
+        let mut interval = Interval { started: Some(Instant::now()), games, ..Interval::default() };
         let mut last_refresh = Instant::now() - Duration::from_secs(60);
         let mut checkpoint = checkpoint::read_metadata(run_dir)?.0;
         let elapsed = |session_start: Instant| elapsed_before + session_start.elapsed().as_secs_f64();
@@ -281,11 +291,18 @@ impl Loop<'_> {
         let run_dir = &self.run.run_dir;
         let step = self.trainer.step_count();
         let gating = config.gating.enabled;
-        let mut state =
-            TrainerState { step, elapsed_s, window: self.window.counters(), incumbent: gating.then_some(self.incumbent) };
+        let games = self.counters.games.load(Ordering::Relaxed);
+        let positions = self.counters.plies.load(Ordering::Relaxed);
+        let mut state = TrainerState {
+            step,
+            elapsed_s,
+            window: self.window.counters(),
+            incumbent: gating.then_some(self.incumbent),
+            selfplay_games: games,
+            selfplay_positions: positions,
+        };
         let path = save(self.trainer, &state, run_dir)?;
         let seconds = interval.started.map_or(1.0, |t| t.elapsed().as_secs_f64().max(1e-9));
-        let games = self.counters.games.load(Ordering::Relaxed);
         let plies = self.counters.game_plies.load(Ordering::Relaxed);
         let evaluations = self.counters.evaluations.load(Ordering::Relaxed);
         let decision = if gating && step != self.incumbent {
@@ -314,7 +331,7 @@ impl Loop<'_> {
             gradient_norm: interval.losses.gradient_norm / n,
             samples_per_s: (interval.steps * config.train.batch_size as u64) as f64 / interval.training.as_secs_f64().max(1e-9),
             selfplay_games: games,
-            selfplay_positions: self.counters.plies.load(Ordering::Relaxed),
+            selfplay_positions: positions,
             game_length: if games > interval.games { (plies - interval.plies) as f64 / (games - interval.games) as f64 } else { 0.0 },
             evaluations_per_s: (evaluations - interval.evaluations) as f64 / seconds,
             window_positions: self.window.len(),
