@@ -137,6 +137,11 @@ struct NnArgs {
     threads: u16,
 }
 
+/// The variants named by a `--variants` list.
+fn parse_variants(names: &[String]) -> anyhow::Result<Vec<VariantId>> {
+    Ok(names.iter().map(|v| v.parse::<VariantId>()).collect::<Result<Vec<_>, _>>()?)
+}
+
 pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     match args.what {
         BenchWhat::Perft { shallower, variants } => bench_perft(shallower, &variants),
@@ -147,7 +152,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn bench_train(args: TrainBenchArgs) -> anyhow::Result<ExitCode> {
-    let variants = args.variants.iter().map(|v| v.parse::<VariantId>()).collect::<Result<Vec<_>, _>>()?;
+    let variants = parse_variants(&args.variants)?;
     let config = args.shape.config()?;
     anyhow::ensure!((1..=65536).contains(&args.batch), "--batch must be between 1 and 65536");
     anyhow::ensure!(args.seconds > 0.0 && args.seconds <= 600.0, "--seconds must be between 0 and 600");
@@ -180,7 +185,7 @@ fn bench_train(args: TrainBenchArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn bench_selfplay(args: SelfplayBenchArgs) -> anyhow::Result<ExitCode> {
-    let variants = args.variants.iter().map(|v| v.parse::<VariantId>()).collect::<Result<Vec<_>, _>>()?;
+    let variants = parse_variants(&args.variants)?;
     let root = match args.root.as_str() {
         "puct" => RootSelection::Puct,
         "gumbel" => RootSelection::Gumbel,
@@ -215,7 +220,7 @@ fn bench_selfplay(args: SelfplayBenchArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn bench_nn(args: NnArgs) -> anyhow::Result<ExitCode> {
-    let variants = args.variants.iter().map(|v| v.parse::<VariantId>()).collect::<Result<Vec<_>, _>>()?;
+    let variants = parse_variants(&args.variants)?;
     let precisions = args.precisions.iter().map(|p| p.parse::<Precision>()).collect::<Result<Vec<_>, _>>()?;
     let device = args.device.parse::<DeviceChoice>()?.resolve()?;
     for precision in &precisions {
@@ -286,7 +291,7 @@ fn median(mut values: Vec<f64>) -> f64 {
 }
 
 fn bench_perft(shallower: u32, variants: &[String]) -> anyhow::Result<ExitCode> {
-    let variants = variants.iter().map(|v| v.parse::<VariantId>()).collect::<Result<Vec<_>, _>>()?;
+    let variants = parse_variants(variants)?;
     println!(
         "{:<24} {:>5} {:>14} {:>9} {:>12} {:>14} {:>9} {:>14}",
         "position", "depth", "nodes made", "seconds", "nodes/s", "perft", "seconds", "perft/s"

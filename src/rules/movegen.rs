@@ -305,9 +305,21 @@ impl PromotionOptions<'_> {
     /// as the rules allow.
     #[inline(always)]
     pub(super) fn push(&self, out: &mut MoveList, from: Square, to: Square, captures: bool) {
-        if !self.promotable {
+        let (promoting, staying) = self.choices(to, captures);
+        if promoting {
+            out.push(Move::Normal { from, to, promote: true });
+        }
+        if staying {
             out.push(Move::Normal { from, to, promote: false });
-            return;
+        }
+    }
+
+    /// Whether a move ending on `to` (taking a piece if `captures`) may promote, and whether it
+    /// may stay unpromoted.
+    #[inline(always)]
+    pub(super) fn choices(&self, to: Square, captures: bool) -> (bool, bool) {
+        if !self.promotable {
+            return (false, true);
         }
         let rank = self.ranks[to.index()];
         let dead_end = rank < self.dead_ranks;
@@ -319,12 +331,7 @@ impl PromotionOptions<'_> {
                 // Entering, or a capture that starts or ends in the zone.
                 PromotionRule::EnteringOrCapture => (to_in_zone && !self.from_in_zone) || (captures && (self.from_in_zone || to_in_zone)),
             };
-        if allowed {
-            out.push(Move::Normal { from, to, promote: true });
-        }
-        if !(dead_end && self.compulsory) {
-            out.push(Move::Normal { from, to, promote: false });
-        }
+        (allowed, !(dead_end && self.compulsory))
     }
 }
 

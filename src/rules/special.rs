@@ -7,7 +7,6 @@ use super::movegen::{CellSet, NearSet};
 use super::moves::{Move, MoveList};
 use super::piece::{Cell, LionPower, Movement, UNLIMITED};
 use super::position::Position;
-use super::variant::PromotionRule;
 
 impl Position {
     /// Every move of the piece `cell` on `from` in a variant where check does not matter, one
@@ -99,9 +98,19 @@ impl Position {
         let enemy = |c: Cell| c.is_piece() && c.color() != us;
         let at = |sq: isize| self.cell(Square(sq as u16));
         let s = from.index() as isize;
+        let promotion = self.promotion_options(from, cell);
+        // Only the start and final squares count for promotion, and whether the move takes
+        // anything on either leg (tenjiku §6).
         let mut two_leg = |mid: isize, to: isize| {
             let captures = enemy(at(to)) || enemy(at(mid));
-            self.push_two_leg(out, from, Square(mid as u16), Square(to as u16), cell, captures);
+            let (mid, to) = (Square(mid as u16), Square(to as u16));
+            let (promoting, staying) = promotion.choices(to, captures);
+            if promoting {
+                out.push(Move::TwoLeg { from, mid, to, promote: true });
+            }
+            if staying {
+                out.push(Move::TwoLeg { from, mid, to, promote: false });
+            }
         };
         match power {
             LionPower::Full | LionPower::Igui => {
@@ -134,26 +143,6 @@ impl Position {
                 }
             }
         }
-    }
-
-    /// Adds a two-leg move with and without promotion as the rules allow: only its start and
-    /// final squares count, and `captures` says whether it takes anything (tenjiku §6).
-    fn push_two_leg(&self, out: &mut MoveList, from: Square, mid: Square, to: Square, cell: Cell, captures: bool) {
-        let v = self.variant();
-        let us = cell.color();
-        let promotable = v.is_promotable_kind(cell.kind());
-        let entering = !v.in_zone(from, us) && v.in_zone(to, us);
-        let touches_zone = v.in_zone(from, us) || v.in_zone(to, us);
-        let allowed = promotable
-            && match v.spec.promotion {
-                PromotionRule::StartOrEnd => touches_zone,
-                PromotionRule::Entering => entering,
-                PromotionRule::EnteringOrCapture => entering || (captures && touches_zone),
-            };
-        if allowed {
-            out.push(Move::TwoLeg { from, mid, to, promote: true });
-        }
-        out.push(Move::TwoLeg { from, mid, to, promote: false });
     }
 
     /// Area moves: up to `steps` king steps through empty squares (the origin counts as empty),
