@@ -102,18 +102,20 @@ fn perft_from_sfen() {
 fn show_prints_board_side_hands_and_moves() {
     let out = ok(&["show", "--variant", "shogi"]);
     let lines: Vec<&str> = out.lines().collect();
-    // File numbers 9..1 across the top.
-    let header: Vec<&str> = lines[0].split_whitespace().collect();
+    // White's hand above the board, then file numbers 9..1 across the top.
+    assert_eq!(lines[0], "White in hand: -", "{out}");
+    let header: Vec<&str> = lines[1].split_whitespace().collect();
     assert_eq!(header, ["9", "8", "7", "6", "5", "4", "3", "2", "1"], "{out}");
     // One line per rank, lettered a..i, with the pieces of the start position.
     for (i, rank) in ('a'..='i').enumerate() {
-        let cells: Vec<&str> = lines[1 + i].split_whitespace().collect();
-        assert_eq!(cells[0], rank.to_string(), "rank letter on line {}", 1 + i);
-        assert_eq!(cells.len(), 10, "{}", lines[1 + i]);
+        let cells: Vec<&str> = lines[2 + i].split_whitespace().collect();
+        assert_eq!(cells[0], rank.to_string(), "rank letter on line {}", 2 + i);
+        assert_eq!(cells.len(), 10, "{}", lines[2 + i]);
     }
-    assert_eq!(lines[1].split_whitespace().collect::<Vec<_>>(), ["a", "l", "n", "s", "g", "k", "g", "s", "n", "l"]);
-    assert_eq!(lines[9].split_whitespace().collect::<Vec<_>>(), ["i", "L", "N", "S", "G", "K", "G", "S", "N", "L"]);
-    assert!(out.contains("Side to move: Black"), "{out}");
+    assert_eq!(lines[2].split_whitespace().collect::<Vec<_>>(), ["a", "l", "n", "s", "g", "k", "g", "s", "n", "l"]);
+    assert_eq!(lines[10].split_whitespace().collect::<Vec<_>>(), ["i", "L", "N", "S", "G", "K", "G", "S", "N", "L"]);
+    assert_eq!(lines[11], "Black in hand: -", "{out}");
+    assert!(out.contains("Black to move"), "{out}");
     assert!(out.contains("Black in hand: -") && out.contains("White in hand: -"), "{out}");
     assert!(out.contains("Legal moves (30)"), "{out}");
     // Each move in coordinate and Hodges notation.
@@ -128,7 +130,7 @@ fn show_prints_board_side_hands_and_moves() {
 #[test]
 fn show_after_moves_with_hands() {
     let out = ok(&["show", "--variant", "shogi", "--moves", "7g7f 3c3d 8h2b+ 3a2b"]);
-    assert!(out.contains("Side to move: Black"), "{out}");
+    assert!(out.contains("Black to move"), "{out}");
     assert!(out.contains("Black in hand: B"), "{out}");
     assert!(out.contains("White in hand: B"), "{out}");
     assert!(out.lines().any(|l| l.split_whitespace().collect::<Vec<_>>() == ["B*5e", "B*5e"]), "drops are listed: {out}");

@@ -11,7 +11,7 @@ use clap::{Args, ValueEnum};
 use super::PositionArgs;
 use crate::mcts::Limits;
 use crate::nn::DeviceChoice;
-use crate::protocol::board::{has_kanji, PieceStyle};
+use crate::rules::notation::diagram::{has_kanji, PieceStyle};
 use crate::protocol::model;
 use crate::protocol::play::{self, PlayConfig};
 use crate::rules::Color;

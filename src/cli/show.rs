@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::PositionArgs;
+use crate::rules::notation::diagram::PieceStyle;
 use crate::rules::notation::{coord, diagram, hodges, sfen};
 
 #[derive(Debug, Args)]
@@ -18,7 +19,7 @@ pub fn run(args: ShowArgs) -> anyhow::Result<ExitCode> {
     let game = args.position.game()?;
     let pos = game.position();
     let mut out = std::io::stdout().lock();
-    write!(out, "{}", diagram::draw(pos))?;
+    write!(out, "{}", diagram::draw(pos, &[], PieceStyle::Letters))?;
     writeln!(out, "Position: {}", sfen::write(pos))?;
     if let Some(outcome) = game.outcome() {
         match outcome.winner {

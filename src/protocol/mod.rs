@@ -7,7 +7,6 @@
 //! - [`clock`]: thinking time from the clock (remaining time, increment, byoyomi).
 //! - [`score`]: a search value as centipawns or a mate distance, and when to resign.
 //! - [`input`]: lines of input read on a thread of their own.
-//! - [`board`]: the board as the terminal game draws it (letters or kanji).
 //! - [`record`]: saving a game in the arena's record formats (a JSON line, or CSA for shogi).
 //! - [`play`]: the terminal game, `shogi-zero play`.
 //! - [`usi`]: the USI engine for standard shogi, `shogi-zero usi`.
@@ -16,7 +15,6 @@
 //! The protocol modes write only protocol output to their writer; everything else (logs,
 //! explanations of refused input) goes to standard error.
 
-pub mod board;
 pub mod clock;
 pub mod input;
 pub mod model;

@@ -11,7 +11,7 @@ use std::io::{self, BufRead, Write};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
-use super::board::{self, PieceStyle};
+use crate::rules::notation::diagram::{self, PieceStyle};
 use super::mover;
 use super::record::{self, describe, resignation, Format};
 use super::score::should_resign;
@@ -125,8 +125,8 @@ impl Session<'_> {
 
     /// Draws the board with the last move, and the result once there is one.
     fn show(&mut self) -> io::Result<()> {
-        let last = self.game.moves().last().copied();
-        write!(self.out, "{}", board::draw(self.game.position(), last, self.config.style))?;
+        let marked = self.game.moves().last().map_or_else(Vec::new, |&mv| diagram::move_squares(mv));
+        write!(self.out, "{}", diagram::draw(self.game.position(), &marked, self.config.style))?;
         if let Some(text) = last_move_text(&self.game) {
             writeln!(self.out, "Last move: {text}")?;
         }
