@@ -17,7 +17,7 @@ use shogi_zero::replay::{
 };
 use shogi_zero::rules::notation::coord::{self, MoveError};
 use shogi_zero::rules::notation::sfen;
-use shogi_zero::rules::{Game, GameRules, Move, Position, VariantId};
+use shogi_zero::rules::{EndReason, Game, GameRules, Move, Position, VariantId};
 
 const SHOGI: VariantId = VariantId::Shogi;
 const CHU: VariantId = VariantId::ChuShogi;
@@ -140,9 +140,9 @@ fn games_read_back_equal_with_their_header() {
     let dir = TempDir::new("roundtrip");
     let shogi = shogi_games(1, 6, 2);
     assert!(shogi.iter().any(|g| g.result.reason == Ending::Resignation));
-    assert!(shogi.iter().any(|g| g.result.reason == Ending::PlyCap));
+    assert!(shogi.iter().any(|g| g.result.reason == Ending::Rules(EndReason::PlyCap)));
     let chu: Vec<GameRecord> = (0..3).map(|seed| random_game(CHU, chu_rules(), seed, 3, None)).collect();
-    assert!(chu.iter().all(|g| g.moves.len() == 16 && g.result.reason == Ending::PlyCap));
+    assert!(chu.iter().all(|g| g.moves.len() == 16 && g.result.reason == Ending::Rules(EndReason::PlyCap)));
 
     let shogi_path = write_games(dir.path(), SHOGI, shogi_rules(), &shogi).unwrap();
     let chu_path = write_games(dir.path(), CHU, chu_rules(), &chu).unwrap();
@@ -382,13 +382,13 @@ fn results_that_contradict_the_rules_are_refused() {
     let games = shogi_games(1, 4, 2);
     let d = dir.path();
     // Game 2 (seed 2) ran to the ply cap; games 1 and 3 resigned.
-    assert_eq!(games[1].result, GameResult { winner: None, reason: Ending::PlyCap });
+    assert_eq!(games[1].result, GameResult { winner: None, reason: Ending::Rules(EndReason::PlyCap) });
     assert_eq!(games[0].result.reason, Ending::Resignation);
     let resigned_plies = games[0].moves.len();
 
     let error = refused_game(d, &games, 2, |g| g.result.winner = Some(Side::Black));
     assert!(matches!(error, GameError::WrongResult { plies: 60, .. }), "{error}");
-    let error = refused_game(d, &games, 2, |g| g.result.reason = Ending::Repetition);
+    let error = refused_game(d, &games, 2, |g| g.result.reason = Ending::Rules(EndReason::Repetition));
     assert!(matches!(error, GameError::WrongResult { .. }), "{error}");
     let error = refused_game(d, &games, 2, |g| g.result = GameResult { winner: Some(Side::White), reason: Ending::Resignation });
     assert!(matches!(error, GameError::ResignedFinishedGame { .. }), "{error}");
@@ -398,7 +398,7 @@ fn results_that_contradict_the_rules_are_refused() {
     });
     assert!(matches!(error, GameError::MoveAfterEnd { ply: 61, .. }), "{error}");
 
-    let error = refused_game(d, &games, 1, |g| g.result.reason = Ending::Checkmate);
+    let error = refused_game(d, &games, 1, |g| g.result.reason = Ending::Rules(EndReason::Checkmate));
     assert!(matches!(error, GameError::NotOver { plies, .. } if plies == resigned_plies), "{error}");
     let error = refused_game(d, &games, 1, |g| g.result.winner = g.result.winner.map(|w| if w == Side::Black { Side::White } else { Side::Black }));
     assert!(matches!(error, GameError::ResignationWinner { .. }), "{error}");
@@ -701,7 +701,7 @@ fn replay_check_summarises_a_good_folder_and_names_a_bad_file() {
         format!("positions: {positions}"),
         format!("full-search positions: {full}"),
         format!("average length: {:.1} plies", positions as f64 / 5.0),
-        format!("  draw by ply-cap: {}", all.iter().filter(|g| g.result.reason == Ending::PlyCap).count()),
+        format!("  draw by ply-cap: {}", all.iter().filter(|g| g.result.reason == Ending::Rules(EndReason::PlyCap)).count()),
     ] {
         assert!(stdout.lines().any(|l| l == line), "missing '{line}' in:\n{stdout}");
     }

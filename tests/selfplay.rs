@@ -12,7 +12,7 @@ use indicatif::ProgressBar;
 use shogi_zero::mcts::{Model, RootSelection, SearchConfig};
 use shogi_zero::nn::{checkpoint, InferenceConfig, Network, NetworkConfig};
 use shogi_zero::replay::{self, Ending};
-use shogi_zero::rules::VariantId;
+use shogi_zero::rules::{EndReason, VariantId};
 use shogi_zero::selfplay::runner::{self, Counters, Evaluators, SelfplayRun};
 use shogi_zero::selfplay::SelfplayConfig;
 use tch::Device;
@@ -95,7 +95,7 @@ fn selfplay_writes_replay_files_that_validate() {
                 assert_eq!(record.model, "tiny@0");
                 assert!(record.moves.len() <= ply_cap as usize);
                 targets += record.moves.iter().filter(|m| !m.policy.is_empty()).count();
-                if record.result.reason == Ending::PlyCap {
+                if record.result.reason == Ending::Rules(EndReason::PlyCap) {
                     assert_eq!(record.moves.len(), ply_cap as usize);
                 }
             }
@@ -157,9 +157,10 @@ fn a_killed_selfplay_run_leaves_only_whole_files() {
         .spawn()
         .unwrap();
     // Kill it (SIGKILL) soon after its first files appear, likely in the middle of a write.
-    let deadline = Instant::now() + Duration::from_secs(60);
+    // The deadline is generous so that a loaded machine does not fail the test.
+    let deadline = Instant::now() + Duration::from_secs(300);
     while replay::list_files(&out).map(|f| f.len()).unwrap_or(0) < 3 {
-        assert!(Instant::now() < deadline, "no replay file within a minute");
+        assert!(Instant::now() < deadline, "fewer than three replay files within five minutes");
         std::thread::sleep(Duration::from_millis(5));
     }
     child.kill().unwrap();

@@ -52,17 +52,7 @@ impl Ending {
     /// Why the game ended, in words.
     pub fn reason_text(&self) -> String {
         match self {
-            Ending::Rules { reason, .. } => match reason {
-                EndReason::Checkmate => "checkmate",
-                EndReason::NoLegalMove => "no legal move",
-                EndReason::RoyalCaptured => "royal captured",
-                EndReason::BareKing => "bare king",
-                EndReason::Repetition => "repetition",
-                EndReason::PerpetualCheck => "perpetual check",
-                EndReason::Declaration => "declaration",
-                EndReason::PlyCap => "ply cap",
-            }
-            .to_string(),
+            Ending::Rules { reason, .. } => reason.name().replace('-', " "),
             Ending::Failure { loser, error, .. } => format!("{loser} lost by adjudication: {error}"),
         }
     }

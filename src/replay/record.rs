@@ -58,20 +58,44 @@ pub enum Side {
     White,
 }
 
-/// Why a recorded game ended: a rule, or a resignation.
+/// Why a recorded game ended: a rule of the game, or a resignation. Stored as the name
+/// ([`Ending::name`]): `checkmate`, `ply-cap`, `resignation`, ...
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[serde(into = "String", try_from = "String")]
 pub enum Ending {
-    Checkmate,
-    NoLegalMove,
-    RoyalCaptured,
-    BareKing,
-    Repetition,
-    PerpetualCheck,
-    Declaration,
-    PlyCap,
+    /// A rule ended the game.
+    Rules(EndReason),
     /// The loser resigned because the search judged the game lost.
     Resignation,
+}
+
+impl Ending {
+    /// The name used in files and messages: the rule's name, or `resignation`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Ending::Rules(reason) => reason.name(),
+            Ending::Resignation => "resignation",
+        }
+    }
+}
+
+impl From<Ending> for String {
+    fn from(ending: Ending) -> String {
+        ending.name().to_string()
+    }
+}
+
+impl TryFrom<String> for Ending {
+    type Error = String;
+
+    fn try_from(name: String) -> Result<Ending, String> {
+        let rule = EndReason::ALL.into_iter().find(|r| r.name() == name);
+        match rule {
+            Some(reason) => Ok(Ending::Rules(reason)),
+            None if name == "resignation" => Ok(Ending::Resignation),
+            None => Err(format!("unknown ending '{name}'")),
+        }
+    }
 }
 
 impl From<Color> for Side {
@@ -94,15 +118,6 @@ impl From<Side> for Color {
 
 impl From<EndReason> for Ending {
     fn from(reason: EndReason) -> Ending {
-        match reason {
-            EndReason::Checkmate => Ending::Checkmate,
-            EndReason::NoLegalMove => Ending::NoLegalMove,
-            EndReason::RoyalCaptured => Ending::RoyalCaptured,
-            EndReason::BareKing => Ending::BareKing,
-            EndReason::Repetition => Ending::Repetition,
-            EndReason::PerpetualCheck => Ending::PerpetualCheck,
-            EndReason::Declaration => Ending::Declaration,
-            EndReason::PlyCap => Ending::PlyCap,
-        }
+        Ending::Rules(reason)
     }
 }

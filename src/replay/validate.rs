@@ -72,23 +72,6 @@ impl Side {
     }
 }
 
-impl Ending {
-    /// The name used in files and messages.
-    pub fn name(self) -> &'static str {
-        match self {
-            Ending::Checkmate => "checkmate",
-            Ending::NoLegalMove => "no-legal-move",
-            Ending::RoyalCaptured => "royal-captured",
-            Ending::BareKing => "bare-king",
-            Ending::Repetition => "repetition",
-            Ending::PerpetualCheck => "perpetual-check",
-            Ending::Declaration => "declaration",
-            Ending::PlyCap => "ply-cap",
-            Ending::Resignation => "resignation",
-        }
-    }
-}
-
 impl From<Outcome> for GameResult {
     fn from(outcome: Outcome) -> GameResult {
         GameResult { winner: outcome.winner.map(Side::from), reason: outcome.reason.into() }

@@ -46,6 +46,34 @@ pub enum EndReason {
     PlyCap,
 }
 
+impl EndReason {
+    /// Every reason, in declaration order.
+    pub const ALL: [EndReason; 8] = [
+        EndReason::Checkmate,
+        EndReason::NoLegalMove,
+        EndReason::RoyalCaptured,
+        EndReason::BareKing,
+        EndReason::Repetition,
+        EndReason::PerpetualCheck,
+        EndReason::Declaration,
+        EndReason::PlyCap,
+    ];
+
+    /// The name used in files and messages: `checkmate`, `no-legal-move`, `ply-cap`, ...
+    pub fn name(self) -> &'static str {
+        match self {
+            EndReason::Checkmate => "checkmate",
+            EndReason::NoLegalMove => "no-legal-move",
+            EndReason::RoyalCaptured => "royal-captured",
+            EndReason::BareKing => "bare-king",
+            EndReason::Repetition => "repetition",
+            EndReason::PerpetualCheck => "perpetual-check",
+            EndReason::Declaration => "declaration",
+            EndReason::PlyCap => "ply-cap",
+        }
+    }
+}
+
 /// How a game ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {
