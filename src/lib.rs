@@ -13,6 +13,7 @@
 //! - [`protocol`]: playing against a model: the terminal game, the USI and XBoard engines.
 //! - [`plot`]: PNG charts.
 //! - [`files`]: atomic file writes.
+//! - [`splitmix`]: the SplitMix64 mixer behind seeds and hash keys.
 //! - [`cli`]: the `shogi-zero` command line, a thin layer over the library.
 
 pub mod arena;
@@ -27,4 +28,5 @@ pub mod protocol;
 pub mod replay;
 pub mod rules;
 pub mod selfplay;
+pub mod splitmix;
 pub mod train;

@@ -22,6 +22,7 @@ use super::stats::{EloEstimate, Sprt, SprtDecision, Wdl};
 use super::ArenaError;
 use crate::rules::notation::coord;
 use crate::rules::{Color, Game, GameRules, VariantId};
+use crate::splitmix;
 
 /// Time between two snapshots of the results files during a match.
 const SNAPSHOT_INTERVAL: Duration = Duration::from_secs(10);
@@ -266,12 +267,7 @@ fn progress_message(summary: &MatchSummary) -> String {
 
 /// Mixes the match seed with numbers into a player seed (SplitMix64 finaliser).
 fn mix_seed(seed: u64, parts: &[u64]) -> u64 {
-    parts.iter().fold(seed, |acc, &p| {
-        let mut z = acc ^ p.wrapping_add(0x9E37_79B9_7F4A_7C15).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    })
+    parts.iter().fold(seed, |acc, &p| splitmix::mix(acc ^ p.wrapping_add(splitmix::GAMMA).wrapping_mul(0xBF58_476D_1CE4_E5B9)))
 }
 
 /// Plays game `index` of the match with the worker's players (making those it lacks).

@@ -21,6 +21,7 @@ use super::network::Network;
 use super::policy_map::PolicyMap;
 use super::server::{InferenceServer, ServerError};
 use crate::rules::{Game, GameRules, Position, VariantId};
+use crate::splitmix::SplitMix64;
 
 /// Encoded positions from seeded random games, with their legal moves' policy indices.
 pub struct Workload {
@@ -39,15 +40,8 @@ impl Workload {
     pub fn new(variant: VariantId, count: usize, seed: u64) -> Workload {
         let v = variant.variant();
         let (encoder, map) = (Encoder::new(v), PolicyMap::new(v));
-        let mut rng = seed;
-        let mut next = move |n: usize| {
-            // splitmix64
-            rng = rng.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = rng;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            ((z ^ (z >> 31)) % n as u64) as usize
-        };
+        let mut rng = SplitMix64::new(seed);
+        let mut next = move |n: usize| (rng.next_u64() % n as u64) as usize;
         let new_game = || Game::new(Position::start(variant), GameRules::default_for(v));
         let mut games = Vec::with_capacity(count);
         let mut game = new_game();

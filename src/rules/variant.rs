@@ -9,6 +9,7 @@ use super::geometry::{Color, Geometry, Square, MAX_CELLS, PAD};
 use super::piece::{Cell, LionPower, Movement, Piece, PieceSpec, PieceType, UNLIMITED};
 use super::piece::dirs;
 use super::variants;
+use crate::splitmix::{self, SplitMix64};
 
 /// How far (in king steps) two parts of one piece's move may reach the same square, and how far
 /// area moves go, at most: the move generator tells such squares apart in a [`NearSet`].
@@ -618,15 +619,8 @@ const MAX_HAND_KEYS: usize = 40;
 
 impl Zobrist {
     fn new(seed: u64, cells: usize, kinds: usize, max_in_hand: &[u8]) -> Zobrist {
-        let mut state = 0x5EED_0F5E_0000_0000 ^ seed.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let mut next = move || {
-            // splitmix64
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        };
+        let mut keys = SplitMix64::new(0x5EED_0F5E_0000_0000 ^ seed.wrapping_mul(splitmix::GAMMA));
+        let mut next = move || keys.next_u64();
         let pieces = (0..2 * kinds * cells).map(|_| next()).collect();
         // Count 0 has key 0, so an empty hand contributes nothing.
         let hands = (0..2 * max_in_hand.len() * MAX_HAND_KEYS)

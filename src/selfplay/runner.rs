@@ -18,6 +18,7 @@ use crate::nn::Network;
 use crate::openings::{read_openings, OpeningError};
 use crate::replay::{self, GameRecord, ReplayError, Side};
 use crate::rules::{Game, GameRules, Position, VariantId};
+use crate::splitmix;
 
 /// Why self-play stopped early.
 #[derive(Debug, thiserror::Error)]
@@ -301,8 +302,5 @@ impl Shared<'_> {
 
 /// The seed of game `index` of a run seeded with `seed` (splitmix64 of their sum).
 fn game_seed(seed: u64, index: u64) -> u64 {
-    let mut z = seed.wrapping_add(index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    splitmix::mix(seed.wrapping_add(index.wrapping_mul(splitmix::GAMMA)))
 }
