@@ -105,6 +105,25 @@ fn search_captures_a_hanging_king_in_chu_shogi() {
 }
 
 #[test]
+fn search_burns_the_last_king_in_tenjiku_shogi() {
+    let id = VariantId::TenjikuShogi;
+    // Black's fire demon on 12h can ride diagonally to 8d, next to White's lone king on 8c, and
+    // burn it there without capturing anything: a win the root check must not miss.
+    let text = board(id, &[("8c", "k"), ("12h", "(FD)"), ("16a", "g"), ("1p", "K"), ("3j", "P")], "b", "-");
+    let g = game(id, &text);
+    let next_to_king = ["9b", "8b", "7b", "9c", "7c", "9d", "8d", "7d"];
+    for root in [RootSelection::Puct, RootSelection::Gumbel] {
+        let mut search = Search::new(g.clone(), config(root));
+        run(&mut search, 1, true, 3);
+        let best = search.best_move().unwrap();
+        let text = shogi_zero::rules::notation::coord::write(id.variant(), best);
+        assert!(text.starts_with("12h") && next_to_king.iter().any(|sq| text.ends_with(sq)), "{root:?}: {text}");
+        assert_eq!(search.root_wdl(), [1.0, 0.0, 0.0]);
+        assert!(search.simulations() <= 1, "the win needs no search: {}", search.simulations());
+    }
+}
+
+#[test]
 fn visit_counts_add_up() {
     let g = Game::new(Position::start(VariantId::Shogi), GameRules::default_for(VariantId::Shogi.variant()));
     let mut search = Search::new(g, config(RootSelection::Puct));

@@ -225,8 +225,9 @@ impl Search {
     }
 
     /// A root child whose move captures and ends the game with the mover's win (taking the
-    /// last royal, baring the king): a win no search budget should miss. Only captures are
-    /// tried, which keeps the check cheap; a checkmate by a quiet move is left to the search.
+    /// last royal, baring the king): a win no search budget should miss. Only captures and
+    /// fire demon moves (which burn) are tried, which keeps the check cheap; a checkmate by a
+    /// quiet move is left to the search.
     fn winning_capture(&self) -> Option<NodeId> {
         let position = self.root_game.position();
         let mover = position.side_to_move();
@@ -234,8 +235,8 @@ impl Search {
         self.tree.node(ROOT).children().find(|&id| {
             let mv = self.tree.node(id).mv;
             let captures = match mv {
-                Move::Normal { to, .. } => enemy_at(to),
-                Move::TwoLeg { mid, to, .. } => enemy_at(mid) || enemy_at(to),
+                Move::Normal { from, to, .. } => enemy_at(to) || position.is_burner_at(from),
+                Move::TwoLeg { from, mid, to, .. } => enemy_at(mid) || enemy_at(to) || position.is_burner_at(from),
                 Move::Drop { .. } | Move::Pass | Move::Declare => false,
             };
             if !captures {

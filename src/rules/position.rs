@@ -270,6 +270,13 @@ impl Position {
         self.board[sq.index()].piece()
     }
 
+    /// Whether the piece on `sq` is a fire demon, which burns the enemies next to where it
+    /// moves (tenjiku-shogi.md §5.4).
+    pub fn is_burner_at(&self, sq: Square) -> bool {
+        let cell = self.board[sq.index()];
+        cell.is_piece() && self.variant.is_burner_kind(cell.kind())
+    }
+
     /// Every piece on the board with its square, in [`Variant::squares`] order.
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
         self.variant.squares.iter().filter_map(|&sq| self.piece_at(sq).map(|p| (sq, p)))
