@@ -567,7 +567,7 @@ impl Position {
         let us = mover.color();
         let neighbours = v.king_dirs.map(|d| Square((to.index() as isize + d) as u16));
         let enemy = |cell: Cell| cell.is_piece() && cell.color() != us;
-        if neighbours.iter().any(|&n| enemy(self.board[n.index()]) && v.is_burner_kind(self.board[n.index()].kind())) {
+        if neighbours.iter().any(|&n| enemy(self.board[n.index()]) && self.is_burner_at(n)) {
             self.capture(to, undo);
         } else if v.is_burner_kind(mover.kind()) {
             for n in neighbours {

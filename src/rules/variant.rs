@@ -620,14 +620,13 @@ const MAX_HAND_KEYS: usize = 40;
 impl Zobrist {
     fn new(seed: u64, cells: usize, kinds: usize, max_in_hand: &[u8]) -> Zobrist {
         let mut keys = SplitMix64::new(0x5EED_0F5E_0000_0000 ^ seed.wrapping_mul(splitmix::GAMMA));
-        let mut next = move || keys.next_u64();
-        let pieces = (0..2 * kinds * cells).map(|_| next()).collect();
+        let pieces = (0..2 * kinds * cells).map(|_| keys.next_u64()).collect();
         // Count 0 has key 0, so an empty hand contributes nothing.
         let hands = (0..2 * max_in_hand.len() * MAX_HAND_KEYS)
-            .map(|i| if i % MAX_HAND_KEYS == 0 { 0 } else { next() })
+            .map(|i| if i % MAX_HAND_KEYS == 0 { 0 } else { keys.next_u64() })
             .collect();
-        let side = next();
-        let counter_strike = (0..cells).map(|_| next()).collect();
+        let side = keys.next_u64();
+        let counter_strike = (0..cells).map(|_| keys.next_u64()).collect();
         Zobrist { pieces, hands, side, counter_strike }
     }
 }
