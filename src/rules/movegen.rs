@@ -9,7 +9,7 @@ use super::moves::{Move, MoveList};
 use super::piece::{Cell, PieceType};
 use super::position::{Position, MAX_HAND_TYPES};
 use super::geometry::MAX_CELLS;
-use super::variant::{Legality, PromotionRule, NEAR_REACH};
+use super::variant::{Legality, PromotionRule, Variant, CELL_WORDS, NEAR_REACH};
 
 impl Position {
     /// All legal moves of the side to move (the game layer adds [`Move::Declare`] where the
@@ -65,20 +65,21 @@ impl Position {
     fn board_moves(&self, out: &mut MoveList, king: Option<(Square, &KingSafety)>) {
         let v = self.variant();
         let us = self.side_to_move();
+        let blockers = &Blockers::new(v, self.occupancy(us));
         let mut can_pass = false;
         for from in self.squares_of(us) {
             let cell = self.cell(from);
             match king {
-                None if v.is_plain_kind(cell.kind()) => self.piece_moves(out, from, cell, |_| true),
-                None => can_pass |= self.large_piece_moves(out, from, cell),
+                None if v.is_plain_kind(cell.kind()) => self.piece_moves(out, from, cell, blockers, |_| true),
+                None => can_pass |= self.large_piece_moves(out, from, cell, blockers),
                 Some((k, _)) if k == from => {
-                    self.piece_moves(out, from, cell, |to| !self.attacked_ignoring(to, us.opponent(), Some(k)))
+                    self.piece_moves(out, from, cell, blockers, |to| !self.attacked_ignoring(to, us.opponent(), Some(k)))
                 }
                 Some((_, safety)) if safety.checkers >= 2 => {}
                 Some((k, safety)) => match (safety.pin_direction(from), safety.checkers) {
-                    (None, 0) => self.piece_moves(out, from, cell, |_| true),
-                    (None, _) => self.piece_moves(out, from, cell, |to| safety.answers_check(to)),
-                    (Some(d), _) => self.piece_moves(out, from, cell, |to| {
+                    (None, 0) => self.piece_moves(out, from, cell, blockers, |_| true),
+                    (None, _) => self.piece_moves(out, from, cell, blockers, |to| safety.answers_check(to)),
+                    (Some(d), _) => self.piece_moves(out, from, cell, blockers, |to| {
                         safety.answers_check(to) && v.direction(k, to) == Some(d)
                     }),
                 },
@@ -90,16 +91,33 @@ impl Position {
     }
 
     /// The moves of the piece `cell` on `from` to the squares `accept` lets through.
+    /// `blockers` are the squares of the mover's own pieces and the walls.
     #[inline(always)]
-    pub(super) fn piece_moves(&self, out: &mut MoveList, from: Square, cell: Cell, mut accept: impl FnMut(Square) -> bool) {
+    pub(super) fn piece_moves(&self, out: &mut MoveList, from: Square, cell: Cell, blockers: &Blockers, mut accept: impl FnMut(Square) -> bool) {
         let v = self.variant();
         let us = cell.color();
         let promotion = self.promotion_options(from, cell);
-        let (rides, leaps) = v.moves_of(us, cell.kind());
-        for ride in rides {
-            let mut t = from.index() as isize;
-            for _ in 0..ride.range {
-                t += ride.offset as isize;
+        let (moves, jumps) = v.moves_of(us, cell.kind());
+        let open = blockers.open_dirs(v, from);
+        let s = from.index() as isize;
+        // Steps and the first squares of rides that the mover's own pieces and the walls leave
+        // open, read at once from the blockers instead of square by square.
+        let mut steps = moves.steps & open;
+        while steps != 0 {
+            let to = Square((s + v.king_dirs[steps.trailing_zeros() as usize]) as u16);
+            steps &= steps - 1;
+            if accept(to) {
+                promotion.push(out, from, to, self.cell(to) != Cell::EMPTY);
+            }
+        }
+        let mut rides = moves.rides & open;
+        while rides != 0 {
+            let d = rides.trailing_zeros() as usize;
+            rides &= rides - 1;
+            let offset = v.king_dirs[d];
+            let mut t = s;
+            for _ in 0..moves.range[d] {
+                t += offset;
                 let to = Square(t as u16);
                 let target = self.cell(to);
                 if target == Cell::EMPTY {
@@ -114,8 +132,8 @@ impl Position {
                 break;
             }
         }
-        for &offset in leaps {
-            let to = Square((from.index() as isize + offset as isize) as u16);
+        for &offset in jumps {
+            let to = Square((s + offset as isize) as u16);
             let target = self.cell(to);
             if (target == Cell::EMPTY || (target != Cell::WALL && target.color() != us)) && accept(to) {
                 promotion.push(out, from, to, target != Cell::EMPTY);
@@ -264,6 +282,38 @@ impl Position {
             }
         }
         safety
+    }
+}
+
+/// The squares a side cannot move onto, its own pieces and the walls, as bits over the
+/// mailbox cells: which of the eight squares around a piece are open is read from three rows
+/// of bits at once.
+pub(super) struct Blockers {
+    bits: [u64; CELL_WORDS],
+    stride: usize,
+}
+
+impl Blockers {
+    /// The blockers of the side whose pieces stand on the cells of `own`.
+    #[inline]
+    pub(super) fn new(v: &Variant, own: &[u64]) -> Blockers {
+        let mut bits = v.wall_bits;
+        for (b, &o) in bits.iter_mut().zip(own) {
+            *b |= o;
+        }
+        Blockers { bits, stride: v.geometry.stride }
+    }
+
+    /// The king directions (bits) in which the square next to `from` is open.
+    #[inline(always)]
+    pub(super) fn open_dirs(&self, v: &Variant, from: Square) -> u8 {
+        let row = |first: usize| {
+            let w = first / 64;
+            let pair = self.bits[w] as u128 | (self.bits[w + 1] as u128) << 64;
+            ((pair >> (first % 64)) & 7) as usize
+        };
+        let first = from.index() - self.stride - 1;
+        v.open_dirs(row(first) | row(first + self.stride) << 3 | row(first + 2 * self.stride) << 6)
     }
 }
 

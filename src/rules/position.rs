@@ -471,6 +471,12 @@ impl Position {
         self.board[sq.index()] = cell;
     }
 
+    /// Bit `i` set for every cell `i` holding a piece of `color`.
+    #[inline]
+    pub(crate) fn occupancy(&self, color: Color) -> &[u64; OCCUPANCY_WORDS] {
+        &self.occupied[color.index()]
+    }
+
     /// The squares holding pieces of `color`, in [`Variant::squares`] order.
     #[inline]
     pub(crate) fn squares_of(&self, color: Color) -> impl Iterator<Item = Square> {

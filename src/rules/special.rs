@@ -3,7 +3,7 @@
 //! skipping rides, the step out and back that burns, and chu's lion-trading rules.
 
 use super::geometry::Square;
-use super::movegen::{CellSet, NearSet};
+use super::movegen::{Blockers, CellSet, NearSet};
 use super::moves::{Move, MoveList};
 use super::piece::{Cell, LionPower, Movement, UNLIMITED};
 use super::position::Position;
@@ -11,7 +11,7 @@ use super::position::Position;
 impl Position {
     /// Every move of the piece `cell` on `from` in a variant where check does not matter, one
     /// per effect. Returns whether the piece could pass (step out and back changing nothing).
-    pub(super) fn large_piece_moves(&self, out: &mut MoveList, from: Square, cell: Cell) -> bool {
+    pub(super) fn large_piece_moves(&self, out: &mut MoveList, from: Square, cell: Cell, blockers: &Blockers) -> bool {
         let v = self.variant();
         let m = v.face(cell.kind());
         // Two parts of a move reach the same square only near the origin (checked when the
@@ -22,7 +22,7 @@ impl Position {
         if m.area > 0 {
             self.area_moves(out, from, cell, m.area, &mut accept);
         }
-        self.piece_moves(out, from, cell, &mut accept);
+        self.piece_moves(out, from, cell, blockers, &mut accept);
         if !m.skip_rides.is_empty() {
             self.skip_ride_moves(out, from, cell, m);
         }

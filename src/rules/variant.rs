@@ -164,18 +164,22 @@ impl FromStr for VariantId {
 /// opposite of direction `d`.
 const KING_DIRS: [(i8, i8); 8] = [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, -1), (1, -1), (-1, 1)];
 
-/// One direction of a ride in the mailbox: the offset of a step and how many steps at most.
-#[derive(Copy, Clone, Debug)]
-pub(crate) struct RideStep {
-    pub offset: i16,
-    pub range: u8,
-}
+/// Words of a bit set over the mailbox cells, with one spare word so that three bits starting
+/// anywhere on the board can be read from two neighbouring words.
+pub(crate) const CELL_WORDS: usize = MAX_CELLS.div_ceil(64) + 1;
 
-/// Where one face's moves for one colour lie in the flat move tables.
+/// One face's rides and leaps for one colour, as the move generator reads them. Directions
+/// are indices into [`Variant::king_dirs`] (bit `d` of a mask).
 #[derive(Copy, Clone, Debug, Default)]
-struct FaceRange {
-    rides: (u32, u32),
-    leaps: (u32, u32),
+pub(crate) struct FaceMoves {
+    /// King directions of its one-square moves.
+    pub steps: u8,
+    /// King directions of its rides longer than one square.
+    pub rides: u8,
+    /// `[d]`: how many squares the ride along direction `d` goes at most.
+    pub range: [u8; 8],
+    /// Where its jumps (leaps beyond the adjacent squares) lie in the jump table.
+    jumps: (u32, u32),
 }
 
 /// The geometric shapes of the board moves a variant can generate, seen from the mover's side
@@ -210,13 +214,15 @@ pub struct Variant {
     pub squares: Vec<Square>,
     /// The mailbox of an empty board: walls around empty squares.
     pub(crate) empty_board: [Cell; MAX_CELLS],
-    /// Every face's ride directions and single-square offsets (jumps, and rides of range 1,
-    /// which move the same way) for both colours, back to back (one allocation each, for the
-    /// move generator's cache).
-    ride_table: Vec<RideStep>,
-    leap_table: Vec<i16>,
-    /// Per `colour * kinds + kind`: that face's part of the tables.
-    face_ranges: Vec<FaceRange>,
+    /// Per `colour * kinds + kind`: that face's steps and rides.
+    face_moves: Vec<FaceMoves>,
+    /// Every face's jump offsets for both colours, back to back.
+    jump_table: Vec<i16>,
+    /// The walls around the board, as bits over the mailbox cells.
+    pub(crate) wall_bits: [u64; CELL_WORDS],
+    /// `[window]`: the king directions (bits) whose square is open in a 3x3 window of blocked
+    /// squares (bit `3 * row + column`, row and column counted from the lowest cell index).
+    open_dirs_by_window: [u8; 512],
     /// Mailbox offsets of the 8 king directions, as [`KING_DIRS`] for Black.
     pub(crate) king_dirs: [isize; 8],
     /// King direction index by `3 * (sign(dx) + 1) + sign(dy) + 1` of a mailbox step.
@@ -322,31 +328,40 @@ impl Variant {
             // Board rows grow towards Black, so Black's forward is a negative row step.
             dir_by_sign[(3 * (dx + 1) + (-f + 1)) as usize] = d as u8;
         }
-        let mut ride_table = Vec::new();
-        let mut leap_table = Vec::new();
-        let mut face_ranges = Vec::new();
+        let mut face_moves = Vec::new();
+        let mut jump_table = Vec::new();
         let mut ride_reach: [Vec<[u8; 8]>; 2] = Default::default();
         let mut leap_attackers: [Vec<(isize, u128)>; 2] = Default::default();
         for color in Color::ALL {
             let c = color.index();
             for (kind, face) in faces.iter().enumerate() {
-                let (ride_start, leap_start) = (ride_table.len() as u32, leap_table.len() as u32);
+                let mut moves = FaceMoves { jumps: (jump_table.len() as u32, jump_table.len() as u32), ..FaceMoves::default() };
                 let mut reach = [0u8; 8];
                 if let Some(m) = face {
                     for ride in m.rides {
                         for &(dx, f) in ride.dirs {
                             let offset = geometry.offset(color, dx, f);
-                            match ride.range {
-                                1 => leap_table.push(offset as i16),
-                                range => ride_table.push(RideStep { offset: offset as i16, range }),
-                            }
                             let d = king_dirs.iter().position(|&o| o == offset).expect("rides follow king directions");
                             reach[d] = reach[d].max(ride.range);
                         }
                     }
+                    // Rides along one direction reach what the longest of them reaches.
+                    for (d, &range) in reach.iter().enumerate() {
+                        match range {
+                            0 => {}
+                            1 => moves.steps |= 1 << d,
+                            _ => {
+                                moves.rides |= 1 << d;
+                                moves.range[d] = range;
+                            }
+                        }
+                    }
                     for &(dx, f) in m.leaps {
                         let offset = geometry.offset(color, dx, f);
-                        leap_table.push(offset as i16);
+                        match king_dirs.iter().position(|&o| o == offset) {
+                            Some(d) => moves.steps |= (1 << d) & !moves.rides,
+                            None => jump_table.push(offset as i16),
+                        }
                         // A jumper `offset` before the target square attacks it.
                         match leap_attackers[c].iter_mut().find(|(o, _)| *o == offset) {
                             Some((_, kinds)) => *kinds |= 1 << kind,
@@ -354,11 +369,25 @@ impl Variant {
                         }
                     }
                 }
-                face_ranges.push(FaceRange {
-                    rides: (ride_start, ride_table.len() as u32),
-                    leaps: (leap_start, leap_table.len() as u32),
-                });
+                moves.jumps.1 = jump_table.len() as u32;
+                face_moves.push(moves);
                 ride_reach[c].push(reach);
+            }
+        }
+        let mut wall_bits = [0u64; CELL_WORDS];
+        for (i, &cell) in empty_board.iter().enumerate() {
+            if cell == Cell::WALL {
+                wall_bits[i / 64] |= 1 << (i % 64);
+            }
+        }
+        let stride = geometry.stride as isize;
+        let mut open_dirs_by_window = [0u8; 512];
+        for (window, open) in open_dirs_by_window.iter_mut().enumerate() {
+            for (d, &offset) in king_dirs.iter().enumerate() {
+                let (row, column) = ((offset + stride + 1).div_euclid(stride), (offset + stride + 1).rem_euclid(stride));
+                if window & (1 << (3 * row + column)) == 0 {
+                    *open |= 1 << d;
+                }
             }
         }
         let cell_xy: Vec<(u8, u8)> = (0..geometry.cells())
@@ -393,9 +422,10 @@ impl Variant {
             geometry,
             squares,
             empty_board,
-            ride_table,
-            leap_table,
-            face_ranges,
+            face_moves,
+            jump_table,
+            wall_bits,
+            open_dirs_by_window,
             king_dirs,
             dir_by_sign,
             ride_reach,
@@ -551,12 +581,18 @@ impl Variant {
         self.near_bits.get(i).copied().filter(|&bit| bit != u8::MAX).map(u32::from)
     }
 
-    /// Mailbox moves of a piece face: its rides longer than one square, and its single-square
-    /// offsets (jumps and one-square rides).
+    /// The steps and rides of a piece face, and its jump offsets.
     #[inline]
-    pub(crate) fn moves_of(&self, color: Color, kind: usize) -> (&[RideStep], &[i16]) {
-        let r = self.face_ranges[color.index() * self.kinds() + kind];
-        (&self.ride_table[r.rides.0 as usize..r.rides.1 as usize], &self.leap_table[r.leaps.0 as usize..r.leaps.1 as usize])
+    pub(crate) fn moves_of(&self, color: Color, kind: usize) -> (&FaceMoves, &[i16]) {
+        let moves = &self.face_moves[color.index() * self.kinds() + kind];
+        (moves, &self.jump_table[moves.jumps.0 as usize..moves.jumps.1 as usize])
+    }
+
+    /// The king directions (bits) whose square is open in `window`, a 3x3 block of blocked
+    /// squares read from the mailbox cells (bit `3 * row + column`).
+    #[inline]
+    pub(crate) fn open_dirs(&self, window: usize) -> u8 {
+        self.open_dirs_by_window[window]
     }
 
     /// How far a piece of `color` and face `kind` rides along king direction `d`.
