@@ -8,8 +8,8 @@ use super::geometry::{Color, Square};
 use super::moves::{Move, MoveList};
 use super::piece::{Cell, PieceType};
 use super::position::{Position, MAX_HAND_TYPES};
-use super::geometry::MAX_CELLS;
-use super::variant::{Legality, PromotionRule, Variant, CELL_WORDS, NEAR_REACH};
+use super::geometry::{MAX_CELLS, MAX_SIZE, PAD};
+use super::variant::{FaceMoves, Legality, PromotionRule, Variant, CELL_WORDS, NEAR_REACH, NEAR_SPAN};
 
 impl Position {
     /// All legal moves of the side to move (the game layer adds [`Move::Declare`] where the
@@ -65,7 +65,7 @@ impl Position {
     fn board_moves(&self, out: &mut MoveList, king: Option<(Square, &KingSafety)>) {
         let v = self.variant();
         let us = self.side_to_move();
-        let blockers = &Blockers::new(v, self.occupancy(us));
+        let blockers = &Blockers::new(self, us);
         let mut can_pass = false;
         for from in self.squares_of(us) {
             let cell = self.cell(from);
@@ -96,8 +96,8 @@ impl Position {
     pub(super) fn piece_moves(&self, out: &mut MoveList, from: Square, cell: Cell, blockers: &Blockers, mut accept: impl FnMut(Square) -> bool) {
         let v = self.variant();
         let us = cell.color();
-        let promotion = self.promotion_options(from, cell);
         let (moves, jumps) = v.moves_of(us, cell.kind());
+        let promotion = PromotionOptions::new(v, moves, from, us);
         let open = blockers.open_dirs(v, from);
         let s = from.index() as isize;
         // Steps and the first squares of rides that the mover's own pieces and the walls leave
@@ -144,18 +144,7 @@ impl Position {
     /// The promotion options of the piece `cell` for its moves from `from`.
     #[inline(always)]
     pub(super) fn promotion_options(&self, from: Square, cell: Cell) -> PromotionOptions<'_> {
-        let v = self.variant();
-        let kind = cell.kind();
-        let ranks = v.relative_ranks(cell.color());
-        PromotionOptions {
-            promotable: v.is_promotable_kind(kind),
-            rule: v.spec.promotion,
-            compulsory: v.spec.compulsory_promotion,
-            zone_depth: v.spec.zone_depth.min(u8::MAX as usize) as u8,
-            from_in_zone: v.in_zone(from, cell.color()),
-            dead_ranks: v.dead_ranks[kind >> 1].min(u8::MAX as usize) as u8,
-            ranks,
-        }
+        PromotionOptions::new(self.variant(), self.variant().moves_of(cell.color(), cell.kind()).0, from, cell.color())
     }
 
     /// Drops allowed by the drop rules onto squares `accept` lets through. Returns the index in
@@ -285,35 +274,98 @@ impl Position {
     }
 }
 
-/// The squares a side cannot move onto, its own pieces and the walls, as bits over the
-/// mailbox cells: which of the eight squares around a piece are open is read from three rows
-/// of bits at once.
+/// The board as the side to move sees it, in bit sets over the mailbox cells: the squares it
+/// cannot move onto (its own pieces and the walls) and the enemy pieces. Blocks of squares
+/// around a piece are read a row of bits at a time instead of square by square.
 pub(super) struct Blockers {
-    bits: [u64; CELL_WORDS],
+    /// Own pieces and walls, little-endian, cell `i` at bit `i + PADDING_BITS`; everything
+    /// outside the mailbox reads as wall.
+    blocked: [u8; BLOCKER_BYTES],
+    /// Enemy pieces, laid out as `blocked`.
+    enemy: [u8; BLOCKER_BYTES],
     stride: usize,
 }
 
+/// Bits in front of cell 0 in [`Blockers`], so that blocks reaching past the mailbox's first
+/// rows can be read.
+const PADDING_BITS: usize = 64;
+const BLOCKER_BYTES: usize = 8 * CELL_WORDS + 2 * PADDING_BITS / 8;
+
+// A 7x7 block around any square, each row read with one 64-bit load, stays in the arrays.
+const _: () = assert!(
+    NEAR_REACH * (MAX_SIZE + 2 * PAD + 1) <= PADDING_BITS
+        && (PADDING_BITS + MAX_CELLS + NEAR_REACH * (MAX_SIZE + 2 * PAD + 1)).div_ceil(8) + 8 <= BLOCKER_BYTES
+);
+
+/// The bits of such a block, row by row.
+const BLOCK: u64 = (1 << (NEAR_SPAN * NEAR_SPAN)) - 1;
+/// The bits of the block's first and last columns.
+const FIRST_COLUMN: u64 = {
+    let (mut column, mut row) = (0, 0);
+    while row < NEAR_SPAN {
+        column |= 1 << (NEAR_SPAN * row);
+        row += 1;
+    }
+    column
+};
+const LAST_COLUMN: u64 = FIRST_COLUMN << (NEAR_SPAN - 1);
+
 impl Blockers {
-    /// The blockers of the side whose pieces stand on the cells of `own`.
+    /// The view of the side `us` of position `pos`.
     #[inline]
-    pub(super) fn new(v: &Variant, own: &[u64]) -> Blockers {
-        let mut bits = v.wall_bits;
-        for (b, &o) in bits.iter_mut().zip(own) {
-            *b |= o;
+    pub(super) fn new(pos: &Position, us: Color) -> Blockers {
+        let v = pos.variant();
+        let (own, enemy) = (pos.occupancy(us), pos.occupancy(us.opponent()));
+        let mut blockers = Blockers { blocked: [0xff; BLOCKER_BYTES], enemy: [0; BLOCKER_BYTES], stride: v.geometry.stride };
+        let first = PADDING_BITS / 8;
+        for w in 0..CELL_WORDS {
+            let at = first + 8 * w;
+            let word = v.wall_bits[w] | own.get(w).copied().unwrap_or(0);
+            blockers.blocked[at..at + 8].copy_from_slice(&word.to_le_bytes());
+            blockers.enemy[at..at + 8].copy_from_slice(&enemy.get(w).copied().unwrap_or(0).to_le_bytes());
         }
-        Blockers { bits, stride: v.geometry.stride }
+        blockers
+    }
+
+    /// 64 bits of `set` from bit `bit` on (cell `bit - PADDING_BITS`).
+    #[inline(always)]
+    fn read(set: &[u8; BLOCKER_BYTES], bit: usize) -> u64 {
+        u64::from_le_bytes(set[bit / 8..bit / 8 + 8].try_into().expect("eight bytes")) >> (bit % 8)
     }
 
     /// The king directions (bits) in which the square next to `from` is open.
     #[inline(always)]
     pub(super) fn open_dirs(&self, v: &Variant, from: Square) -> u8 {
-        let row = |first: usize| {
-            let w = first / 64;
-            let pair = self.bits[w] as u128 | (self.bits[w + 1] as u128) << 64;
-            ((pair >> (first % 64)) & 7) as usize
-        };
-        let first = from.index() - self.stride - 1;
-        v.open_dirs(row(first) | row(first + self.stride) << 3 | row(first + 2 * self.stride) << 6)
+        // The three rows of the 3x3 block around `from` lie within 2 * stride + 3 bits.
+        let bits = Self::read(&self.blocked, from.index() + PADDING_BITS - self.stride - 1);
+        let (s, s2) = (self.stride, 2 * self.stride);
+        v.open_dirs((bits & 7 | (bits >> s & 7) << 3 | (bits >> s2 & 7) << 6) as usize)
+    }
+
+    /// The 7x7 block of `set` around `from`, as a [`NearSet`] word.
+    #[inline(always)]
+    fn near_block(&self, set: &[u8; BLOCKER_BYTES], from: Square) -> u64 {
+        let first = from.index() + PADDING_BITS - NEAR_REACH * (self.stride + 1);
+        (0..NEAR_SPAN).fold(0, |block, row| block | (Self::read(set, first + row * self.stride) & ((1 << NEAR_SPAN) - 1)) << (NEAR_SPAN * row))
+    }
+
+    /// The squares (as a [`NearSet`] word) that an area move of up to `steps` king steps from
+    /// `from` reaches: through empty squares only, ending on an empty square or the first
+    /// enemy met; the origin counts as empty but is never a destination. Also returns the
+    /// enemy pieces of the block.
+    #[inline]
+    pub(super) fn area(&self, from: Square, steps: u8) -> (u64, u64) {
+        let enemy = self.near_block(&self.enemy, from);
+        let empty = !self.near_block(&self.blocked, from) & !enemy & BLOCK;
+        let origin = 1u64 << (NEAR_REACH * (NEAR_SPAN + 1));
+        let (mut reached, mut frontier) = (origin, origin);
+        for _ in 0..steps {
+            let row = frontier | (frontier << 1 & !FIRST_COLUMN) | (frontier >> 1 & !LAST_COLUMN);
+            let next = (row | row << NEAR_SPAN | row >> NEAR_SPAN) & (empty | enemy) & !reached;
+            reached |= next;
+            frontier = next & empty;
+        }
+        (reached & !origin, enemy)
     }
 }
 
@@ -350,7 +402,23 @@ pub(super) struct PromotionOptions<'a> {
     ranks: &'a [u8],
 }
 
-impl PromotionOptions<'_> {
+impl<'a> PromotionOptions<'a> {
+    /// The options of a piece of `color` whose face moves as `moves`, moving from `from`.
+    #[inline(always)]
+    fn new(v: &'a Variant, moves: &FaceMoves, from: Square, color: Color) -> PromotionOptions<'a> {
+        let ranks = v.relative_ranks(color);
+        let zone_depth = v.spec.zone_depth.min(u8::MAX as usize) as u8;
+        PromotionOptions {
+            promotable: moves.promotable,
+            rule: v.spec.promotion,
+            compulsory: v.spec.compulsory_promotion,
+            zone_depth,
+            from_in_zone: ranks[from.index()] < zone_depth,
+            dead_ranks: moves.dead_ranks,
+            ranks,
+        }
+    }
+
     /// Adds the move `from`-`to` (taking a piece if `captures`), with and/or without promotion
     /// as the rules allow.
     #[inline(always)]
@@ -390,7 +458,7 @@ impl PromotionOptions<'_> {
 #[derive(Clone, Copy, Default)]
 pub(super) struct NearSet(u64);
 
-const _: () = assert!((2 * NEAR_REACH + 1) * (2 * NEAR_REACH + 1) <= 64, "a NearSet fits in a u64");
+const _: () = assert!(NEAR_SPAN * NEAR_SPAN <= 64, "a NearSet fits in a u64");
 
 impl NearSet {
     /// Adds the square of bit `bit`; returns whether it was new.

@@ -20,7 +20,7 @@ impl Position {
         let dedupe = v.is_overlapping_kind(cell.kind());
         let mut accept = |to: Square| !dedupe || v.near_bit(from, to).is_none_or(|bit| seen.insert(bit));
         if m.area > 0 {
-            self.area_moves(out, from, cell, m.area, &mut accept);
+            self.area_moves(out, from, cell, m.area, blockers, &mut accept);
         }
         self.piece_moves(out, from, cell, blockers, &mut accept);
         if !m.skip_rides.is_empty() {
@@ -147,38 +147,17 @@ impl Position {
 
     /// Area moves: up to `steps` king steps through empty squares (the origin counts as empty),
     /// ending on an empty square or on the first enemy met (tenjiku-shogi.md §5.2).
-    fn area_moves(&self, out: &mut MoveList, from: Square, cell: Cell, steps: u8, accept: &mut impl FnMut(Square) -> bool) {
+    fn area_moves(&self, out: &mut MoveList, from: Square, cell: Cell, steps: u8, blockers: &Blockers, accept: &mut impl FnMut(Square) -> bool) {
         let v = self.variant();
-        // Area moves stay within NEAR_REACH of the origin (checked when the variant is built).
-        let near = |sq: Square| v.near_bit(from, sq).expect("area moves stay near their origin");
         let promotion = self.promotion_options(from, cell);
-        let mut visited = NearSet::default();
-        visited.insert(near(from));
-        let mut frontier = [from; 64];
-        let mut frontier_len = 1;
-        for _ in 0..steps {
-            let mut next = [from; 64];
-            let mut next_len = 0;
-            for &s in &frontier[..frontier_len] {
-                for &d in &v.king_dirs {
-                    let t = Square((s.index() as isize + d) as u16);
-                    let target = self.cell(t);
-                    if target == Cell::WALL || !visited.insert(near(t)) {
-                        continue;
-                    }
-                    if target == Cell::EMPTY {
-                        next[next_len] = t;
-                        next_len += 1;
-                    } else if target.color() == cell.color() {
-                        continue;
-                    }
-                    if accept(t) {
-                        promotion.push(out, from, t, target != Cell::EMPTY);
-                    }
-                }
+        let (mut reached, enemy) = blockers.area(from, steps);
+        while reached != 0 {
+            let bit = reached.trailing_zeros();
+            reached &= reached - 1;
+            let to = v.near_square(from, bit);
+            if accept(to) {
+                promotion.push(out, from, to, enemy & (1 << bit) != 0);
             }
-            frontier = next;
-            frontier_len = next_len;
         }
     }
 

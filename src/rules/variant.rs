@@ -16,6 +16,8 @@ use crate::splitmix::{self, SplitMix64};
 ///
 /// [`NearSet`]: super::movegen::NearSet
 pub(crate) const NEAR_REACH: usize = 3;
+/// Rows and columns of the block of squares within [`NEAR_REACH`] king steps of one square.
+pub(crate) const NEAR_SPAN: usize = 2 * NEAR_REACH + 1;
 
 /// Which moves may promote (besides the compulsory promotions of pieces that could never move
 /// again, which every variant here allows wherever they happen).
@@ -180,6 +182,10 @@ pub(crate) struct FaceMoves {
     pub range: [u8; 8],
     /// Where its jumps (leaps beyond the adjacent squares) lie in the jump table.
     jumps: (u32, u32),
+    /// Whether it is the unpromoted face of a piece that promotes.
+    pub promotable: bool,
+    /// Last ranks (counted from the far side) it could never leave.
+    pub dead_ranks: u8,
 }
 
 /// The geometric shapes of the board moves a variant can generate, seen from the mover's side
@@ -242,6 +248,10 @@ pub struct Variant {
     /// [`NearSet`]: super::movegen::NearSet
     near_bits: Vec<u8>,
     near_origin: usize,
+    /// `[bit]`: the mailbox offset from the origin of a [`NearSet`] bit's square.
+    ///
+    /// [`NearSet`]: super::movegen::NearSet
+    near_offsets: [i16; NEAR_SPAN * NEAR_SPAN],
     /// Bit `kind` set for royal faces.
     royal_kinds: u128,
     /// Per face: its movement (`None` for the promoted face of a piece that does not promote).
@@ -254,8 +264,6 @@ pub struct Variant {
     /// Bit `kind` set for faces with nothing but rides and leaps that never reach one square
     /// twice.
     plain_kinds: u128,
-    /// Bit `kind` set for unpromoted faces of pieces that promote.
-    promotable_kinds: u128,
     /// Per face: its range-jumping rank, 4 for royals (tenjiku-shogi.md §5.3).
     ranks: Vec<u8>,
     /// Whether some piece has a move kind the ray-based attack test does not see (area moves,
@@ -328,6 +336,12 @@ impl Variant {
             // Board rows grow towards Black, so Black's forward is a negative row step.
             dir_by_sign[(3 * (dx + 1) + (-f + 1)) as usize] = d as u8;
         }
+        let mut near_offsets = [0i16; NEAR_SPAN * NEAR_SPAN];
+        for (bit, offset) in near_offsets.iter_mut().enumerate() {
+            let (row, column) = ((bit / NEAR_SPAN) as isize, (bit % NEAR_SPAN) as isize);
+            *offset = ((row - NEAR_REACH as isize) * geometry.stride as isize + column - NEAR_REACH as isize) as i16;
+        }
+        let dead_ranks: Vec<usize> = spec.pieces.iter().map(|p| dead_ranks(&p.movement)).collect();
         let mut face_moves = Vec::new();
         let mut jump_table = Vec::new();
         let mut ride_reach: [Vec<[u8; 8]>; 2] = Default::default();
@@ -370,6 +384,8 @@ impl Variant {
                     }
                 }
                 moves.jumps.1 = jump_table.len() as u32;
+                moves.promotable = promotable_kinds & (1 << kind) != 0;
+                moves.dead_ranks = dead_ranks[kind >> 1].min(u8::MAX as usize) as u8;
                 face_moves.push(moves);
                 ride_reach[c].push(reach);
             }
@@ -400,13 +416,12 @@ impl Variant {
         });
         let near_origin = NEAR_REACH * (geometry.stride + 1);
         let mut near_bits = vec![u8::MAX; 2 * near_origin + 1];
-        let span = 2 * NEAR_REACH + 1;
+        let span = NEAR_SPAN;
         for row in 0..span {
             for column in 0..span {
                 near_bits[row * geometry.stride + column] = (row * span + column) as u8;
             }
         }
-        let dead_ranks = spec.pieces.iter().map(|p| dead_ranks(&p.movement)).collect();
         let pawn = spec.pieces.iter().position(|p| p.abbr == "P").map(|i| PieceType(i as u8));
         let hand_types: Vec<PieceType> = if spec.drops {
             (0..spec.pieces.len()).filter(|&i| !spec.pieces[i].royal).map(|i| PieceType(i as u8)).collect()
@@ -434,12 +449,12 @@ impl Variant {
             cell_xy,
             near_bits,
             near_origin,
+            near_offsets,
             royal_kinds,
             faces,
             overlapping_kinds,
             plain_kinds,
             burner_kinds,
-            promotable_kinds,
             ranks,
             generic_attacks,
             dead_ranks,
@@ -478,12 +493,6 @@ impl Variant {
     #[inline]
     pub(crate) fn is_plain_kind(&self, kind: usize) -> bool {
         self.plain_kinds & (1 << kind) != 0
-    }
-
-    /// Whether face `kind` is the unpromoted face of a piece that promotes.
-    #[inline]
-    pub(crate) fn is_promotable_kind(&self, kind: usize) -> bool {
-        self.promotable_kinds & (1 << kind) != 0
     }
 
     /// Whether face `kind` is a fire demon.
@@ -571,8 +580,16 @@ impl Variant {
         ax == bx || ay == by || ax.abs_diff(bx) == ay.abs_diff(by)
     }
 
-    /// The bit of `to` in a [`NearSet`] around `from`, if `to` lies within [`NEAR_REACH`] king
-    /// steps of `from`.
+    /// The square of bit `bit` of a [`NearSet`] around `from`.
+    ///
+    /// [`NearSet`]: super::movegen::NearSet
+    #[inline]
+    pub(crate) fn near_square(&self, from: Square, bit: u32) -> Square {
+        Square((from.index() as isize + self.near_offsets[bit as usize] as isize) as u16)
+    }
+
+    /// The bit of `to` in a [`NearSet`] around `from`, if `to` lies within [`NEAR_REACH`]
+    /// king steps of it.
     ///
     /// [`NearSet`]: super::movegen::NearSet
     #[inline]
