@@ -13,6 +13,9 @@ pub const PAD: usize = 2;
 pub const MAX_SIZE: usize = 16;
 /// Number of cells in the largest mailbox grid.
 pub const MAX_CELLS: usize = (MAX_SIZE + 2 * PAD) * (MAX_SIZE + 2 * PAD);
+/// Length of the per-cell arrays the move generator reads most: [`MAX_CELLS`] rounded up to a
+/// power of two, so that an index taken modulo it needs no bounds check.
+pub const BOARD_CELLS: usize = MAX_CELLS.next_power_of_two();
 
 /// The two players. Black (sente) moves first and starts at the bottom.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -8,7 +8,7 @@ use super::geometry::{Color, Square};
 use super::moves::{Move, MoveList};
 use super::piece::{Cell, PieceType};
 use super::position::{Position, MAX_HAND_TYPES};
-use super::geometry::{MAX_CELLS, MAX_SIZE, PAD};
+use super::geometry::{BOARD_CELLS, MAX_CELLS, MAX_SIZE, PAD};
 use super::variant::{FaceMoves, Legality, PromotionRule, Variant, CELL_WORDS, NEAR_REACH, NEAR_SPAN};
 
 impl Position {
@@ -399,7 +399,7 @@ pub(super) struct PromotionOptions<'a> {
     /// Last ranks (counted from the far side) the piece could never leave.
     dead_ranks: u8,
     /// `[cell]`: rank counted from the mover's far side.
-    ranks: &'a [u8],
+    ranks: &'a [u8; BOARD_CELLS],
 }
 
 impl<'a> PromotionOptions<'a> {
@@ -413,7 +413,7 @@ impl<'a> PromotionOptions<'a> {
             rule: v.spec.promotion,
             compulsory: v.spec.compulsory_promotion,
             zone_depth,
-            from_in_zone: ranks[from.index()] < zone_depth,
+            from_in_zone: ranks[from.index() % BOARD_CELLS] < zone_depth,
             dead_ranks: moves.dead_ranks,
             ranks,
         }
@@ -439,7 +439,7 @@ impl<'a> PromotionOptions<'a> {
         if !self.promotable {
             return (false, true);
         }
-        let rank = self.ranks[to.index()];
+        let rank = self.ranks[to.index() % BOARD_CELLS];
         let dead_end = rank < self.dead_ranks;
         let to_in_zone = rank < self.zone_depth;
         let allowed = dead_end

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::geometry::{Color, Square, MAX_CELLS};
+use super::geometry::{Color, Square, BOARD_CELLS, MAX_CELLS};
 use super::moves::Move;
 use super::piece::{Cell, Piece, PieceType};
 use super::variant::{Legality, Variant, VariantId};
@@ -18,7 +18,8 @@ pub const MAX_HAND_TYPES: usize = 8;
 #[derive(Clone)]
 pub struct Position {
     variant: &'static Variant,
-    board: [Cell; MAX_CELLS],
+    /// The mailbox; cells past the variant's grid are walls.
+    board: [Cell; BOARD_CELLS],
     /// Per colour, bit `i` set when cell `i` holds a piece of that colour.
     occupied: [[u64; OCCUPANCY_WORDS]; 2],
     side: Color,
@@ -262,7 +263,7 @@ impl Position {
     /// The mailbox cell at `sq`.
     #[inline]
     pub(crate) fn cell(&self, sq: Square) -> Cell {
-        self.board[sq.index()]
+        self.board[sq.index() % BOARD_CELLS]
     }
 
     /// The piece on `sq`, if any.

@@ -5,7 +5,7 @@
 use super::geometry::Square;
 use super::movegen::{Blockers, CellSet, NearSet};
 use super::moves::{Move, MoveList};
-use super::piece::{Cell, LionPower, Movement, UNLIMITED};
+use super::piece::{Cell, LionPower, Movement};
 use super::position::Position;
 
 impl Position {
@@ -161,36 +161,43 @@ impl Position {
         }
     }
 
-    /// Captures by range-jump along the piece's unlimited rides: over pieces of lower rank
-    /// only, never onto a royal piece (tenjiku-shogi.md §5.3).
+    /// The moves along the piece's range-jumping rides: the ordinary ride up to and onto the
+    /// first piece, then captures by jumping over pieces of lower rank only, never onto a royal
+    /// piece (tenjiku-shogi.md §5.3).
     fn range_jumps(&self, out: &mut MoveList, from: Square, cell: Cell, m: &Movement, accept: &mut impl FnMut(Square) -> bool) {
         let v = self.variant();
         let us = cell.color();
         let promotion = self.promotion_options(from, cell);
-        for ride in m.rides.iter().filter(|r| r.range == UNLIMITED) {
-            for &(dx, f) in ride.dirs {
-                let offset = v.geometry.offset(us, dx, f);
-                let mut t = from.index() as isize + offset;
-                // Find the first piece on the line: an ordinary capture, already generated.
-                while self.cell(Square(t as u16)) == Cell::EMPTY {
-                    t += offset;
+        let mut dirs = v.moves_of(us, cell.kind()).0.jump_rides;
+        while dirs != 0 {
+            let offset = v.king_dirs[dirs.trailing_zeros() as usize];
+            dirs &= dirs - 1;
+            let mut t = Square((from.index() as isize + offset) as u16);
+            let step = |t: Square| Square((t.index() as isize + offset) as u16);
+            while self.cell(t) == Cell::EMPTY {
+                if accept(t) {
+                    promotion.push(out, from, t, false);
                 }
-                loop {
-                    let jumped = self.cell(Square(t as u16));
-                    if jumped == Cell::WALL || v.rank(jumped.kind()) >= m.jump_rank {
-                        break;
-                    }
-                    t += offset;
-                    while self.cell(Square(t as u16)) == Cell::EMPTY {
-                        t += offset;
-                    }
-                    let target = self.cell(Square(t as u16));
-                    if target == Cell::WALL {
-                        break;
-                    }
-                    if target.color() != us && !v.is_royal_kind(target.kind()) && accept(Square(t as u16)) {
-                        promotion.push(out, from, Square(t as u16), true);
-                    }
+                t = step(t);
+            }
+            let first = self.cell(t);
+            if first == Cell::WALL {
+                continue;
+            }
+            if first.color() != us && accept(t) {
+                promotion.push(out, from, t, true);
+            }
+            while v.rank(self.cell(t).kind()) < m.jump_rank {
+                t = step(t);
+                while self.cell(t) == Cell::EMPTY {
+                    t = step(t);
+                }
+                let target = self.cell(t);
+                if target == Cell::WALL {
+                    break;
+                }
+                if target.color() != us && !v.is_royal_kind(target.kind()) && accept(t) {
+                    promotion.push(out, from, t, true);
                 }
             }
         }

@@ -5,7 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::OnceLock;
 
-use super::geometry::{Color, Geometry, Square, MAX_CELLS, PAD};
+use super::geometry::{Color, Geometry, Square, BOARD_CELLS, MAX_CELLS, PAD};
 use super::piece::{Cell, LionPower, Movement, Piece, PieceSpec, PieceType, UNLIMITED};
 use super::piece::dirs;
 use super::variants;
@@ -176,8 +176,10 @@ pub(crate) const CELL_WORDS: usize = MAX_CELLS.div_ceil(64) + 1;
 pub(crate) struct FaceMoves {
     /// King directions of its one-square moves.
     pub steps: u8,
-    /// King directions of its rides longer than one square.
+    /// King directions of its rides longer than one square, except range-jumping ones.
     pub rides: u8,
+    /// King directions of its unlimited rides that also range-jump (tenjiku-shogi.md §5.3).
+    pub jump_rides: u8,
     /// `[d]`: how many squares the ride along direction `d` goes at most.
     pub range: [u8; 8],
     /// Where its jumps (leaps beyond the adjacent squares) lie in the jump table.
@@ -219,7 +221,7 @@ pub struct Variant {
     /// The on-board squares, rank a first, each rank from file N down to file 1.
     pub squares: Vec<Square>,
     /// The mailbox of an empty board: walls around empty squares.
-    pub(crate) empty_board: [Cell; MAX_CELLS],
+    pub(crate) empty_board: [Cell; BOARD_CELLS],
     /// Per `colour * kinds + kind`: that face's steps and rides.
     face_moves: Vec<FaceMoves>,
     /// Every face's jump offsets for both colours, back to back.
@@ -239,7 +241,7 @@ pub struct Variant {
     /// from a square attacks it by a jump.
     leap_attackers: [Vec<(isize, u128)>; 2],
     /// `[colour][cell]`: rank index counted from that colour's far side (0 = its last rank).
-    relative_ranks: [Vec<u8>; 2],
+    relative_ranks: [[u8; BOARD_CELLS]; 2],
     /// `[cell]`: column and row of on-board cells.
     cell_xy: Vec<(u8, u8)>,
     /// `[to - from + near_origin]`: the bit of `to` in a [`NearSet`] around `from` when `to`
@@ -287,7 +289,7 @@ impl Variant {
     fn build(id: VariantId) -> Variant {
         let spec = id.spec();
         let geometry = Geometry::new(spec.size);
-        let mut empty_board = [Cell::WALL; MAX_CELLS];
+        let mut empty_board = [Cell::WALL; BOARD_CELLS];
         let mut squares = Vec::with_capacity(spec.size * spec.size);
         for y in 0..spec.size {
             for x in 0..spec.size {
@@ -364,6 +366,7 @@ impl Variant {
                         match range {
                             0 => {}
                             1 => moves.steps |= 1 << d,
+                            UNLIMITED if m.jump_rank > 0 => moves.jump_rides |= 1 << d,
                             _ => {
                                 moves.rides |= 1 << d;
                                 moves.range[d] = range;
@@ -373,7 +376,7 @@ impl Variant {
                     for &(dx, f) in m.leaps {
                         let offset = geometry.offset(color, dx, f);
                         match king_dirs.iter().position(|&o| o == offset) {
-                            Some(d) => moves.steps |= (1 << d) & !moves.rides,
+                            Some(d) => moves.steps |= (1 << d) & !(moves.rides | moves.jump_rides),
                             None => jump_table.push(offset as i16),
                         }
                         // A jumper `offset` before the target square attacks it.
@@ -410,9 +413,11 @@ impl Variant {
             .map(|i| if geometry.on_board(i) { let (x, y) = geometry.xy(Square(i as u16)); (x as u8, y as u8) } else { (u8::MAX, u8::MAX) })
             .collect();
         let relative_ranks = Color::ALL.map(|color| {
-            (0..geometry.cells())
-                .map(|i| if geometry.on_board(i) { geometry.relative_rank(Square(i as u16), color) as u8 } else { u8::MAX })
-                .collect()
+            let mut ranks = [u8::MAX; BOARD_CELLS];
+            for &sq in &squares {
+                ranks[sq.index()] = geometry.relative_rank(sq, color) as u8;
+            }
+            ranks
         });
         let near_origin = NEAR_REACH * (geometry.stride + 1);
         let mut near_bits = vec![u8::MAX; 2 * near_origin + 1];
@@ -544,7 +549,7 @@ impl Variant {
 
     /// `[cell]`: the rank of each cell counted from `color`'s far side.
     #[inline]
-    pub(crate) fn relative_ranks(&self, color: Color) -> &[u8] {
+    pub(crate) fn relative_ranks(&self, color: Color) -> &[u8; BOARD_CELLS] {
         &self.relative_ranks[color.index()]
     }
 
