@@ -98,13 +98,13 @@ impl Position {
         let us = cell.color();
         let (moves, jumps) = v.moves_of(us, cell.kind());
         let promotion = PromotionOptions::new(v, moves, from, us);
-        let open = blockers.open_dirs(v, from);
+        let open = blockers.open_dirs(from);
         let s = from.index() as isize;
         // Steps and the first squares of rides that the mover's own pieces and the walls leave
         // open, read at once from the blockers instead of square by square.
         let mut steps = moves.steps & open;
         while steps != 0 {
-            let to = Square((s + v.king_dirs[steps.trailing_zeros() as usize]) as u16);
+            let to = Square((s + v.block_offsets[steps.trailing_zeros() as usize]) as u16);
             steps &= steps - 1;
             if accept(to) {
                 promotion.push(out, from, to, self.cell(to) != Cell::EMPTY);
@@ -114,7 +114,7 @@ impl Position {
         while rides != 0 {
             let d = rides.trailing_zeros() as usize;
             rides &= rides - 1;
-            let offset = v.king_dirs[d];
+            let offset = v.block_offsets[d];
             let mut t = s;
             for _ in 0..moves.range[d] {
                 t += offset;
@@ -333,13 +333,13 @@ impl Blockers {
         u64::from_le_bytes(set[bit / 8..bit / 8 + 8].try_into().expect("eight bytes")) >> (bit % 8)
     }
 
-    /// The king directions (bits) in which the square next to `from` is open.
+    /// The squares next to `from` that are open, as [`FaceMoves`] direction bits.
     #[inline(always)]
-    pub(super) fn open_dirs(&self, v: &Variant, from: Square) -> u8 {
+    pub(super) fn open_dirs(&self, from: Square) -> u16 {
         // The three rows of the 3x3 block around `from` lie within 2 * stride + 3 bits.
         let bits = Self::read(&self.blocked, from.index() + PADDING_BITS - self.stride - 1);
         let (s, s2) = (self.stride, 2 * self.stride);
-        v.open_dirs((bits & 7 | (bits >> s & 7) << 3 | (bits >> s2 & 7) << 6) as usize)
+        !(bits & 7 | (bits >> s & 7) << 3 | (bits >> s2 & 7) << 6) as u16 & 0x1ef
     }
 
     /// The 7x7 block of `set` around `from`, as a [`NearSet`] word.

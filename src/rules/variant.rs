@@ -171,17 +171,19 @@ const KING_DIRS: [(i8, i8); 8] = [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1,
 pub(crate) const CELL_WORDS: usize = MAX_CELLS.div_ceil(64) + 1;
 
 /// One face's rides and leaps for one colour, as the move generator reads them. Directions
-/// are indices into [`Variant::king_dirs`] (bit `d` of a mask).
+/// are bits of a 3x3 block around the piece (bit `3 * row + column`, rows and columns counted
+/// from the lowest cell index; bit 4, the piece's own square, is never set), so that they can
+/// be matched at once against the open squares around it.
 #[derive(Copy, Clone, Debug, Default)]
 pub(crate) struct FaceMoves {
-    /// King directions of its one-square moves.
-    pub steps: u8,
-    /// King directions of its rides longer than one square, except range-jumping ones.
-    pub rides: u8,
-    /// King directions of its unlimited rides that also range-jump (tenjiku-shogi.md §5.3).
-    pub jump_rides: u8,
-    /// `[d]`: how many squares the ride along direction `d` goes at most.
-    pub range: [u8; 8],
+    /// Directions of its one-square moves.
+    pub steps: u16,
+    /// Directions of its rides longer than one square, except range-jumping ones.
+    pub rides: u16,
+    /// Directions of its unlimited rides that also range-jump (tenjiku-shogi.md §5.3).
+    pub jump_rides: u16,
+    /// `[direction]`: how many squares the ride along it goes at most.
+    pub range: [u8; 9],
     /// Where its jumps (leaps beyond the adjacent squares) lie in the jump table.
     jumps: (u32, u32),
     /// Whether it is the unpromoted face of a piece that promotes.
@@ -228,9 +230,8 @@ pub struct Variant {
     jump_table: Vec<i16>,
     /// The walls around the board, as bits over the mailbox cells.
     pub(crate) wall_bits: [u64; CELL_WORDS],
-    /// `[window]`: the king directions (bits) whose square is open in a 3x3 window of blocked
-    /// squares (bit `3 * row + column`, row and column counted from the lowest cell index).
-    open_dirs_by_window: [u8; 512],
+    /// `[direction]`: the mailbox offset of a [`FaceMoves`] direction.
+    pub(crate) block_offsets: [isize; 9],
     /// Mailbox offsets of the 8 king directions, as [`KING_DIRS`] for Black.
     pub(crate) king_dirs: [isize; 8],
     /// King direction index by `3 * (sign(dx) + 1) + sign(dy) + 1` of a mailbox step.
@@ -343,6 +344,11 @@ impl Variant {
             let (row, column) = ((bit / NEAR_SPAN) as isize, (bit % NEAR_SPAN) as isize);
             *offset = ((row - NEAR_REACH as isize) * geometry.stride as isize + column - NEAR_REACH as isize) as i16;
         }
+        // The bit of a king step's offset in a 3x3 block around its origin.
+        let block_bit = |offset: isize| {
+            let stride = geometry.stride as isize;
+            (3 * (offset + stride + 1).div_euclid(stride) + (offset + stride + 1).rem_euclid(stride)) as usize
+        };
         let dead_ranks: Vec<usize> = spec.pieces.iter().map(|p| dead_ranks(&p.movement)).collect();
         let mut face_moves = Vec::new();
         let mut jump_table = Vec::new();
@@ -363,21 +369,23 @@ impl Variant {
                     }
                     // Rides along one direction reach what the longest of them reaches.
                     for (d, &range) in reach.iter().enumerate() {
+                        let bit = block_bit(king_dirs[d]);
                         match range {
                             0 => {}
-                            1 => moves.steps |= 1 << d,
-                            UNLIMITED if m.jump_rank > 0 => moves.jump_rides |= 1 << d,
+                            1 => moves.steps |= 1 << bit,
+                            UNLIMITED if m.jump_rank > 0 => moves.jump_rides |= 1 << bit,
                             _ => {
-                                moves.rides |= 1 << d;
-                                moves.range[d] = range;
+                                moves.rides |= 1 << bit;
+                                moves.range[bit] = range;
                             }
                         }
                     }
                     for &(dx, f) in m.leaps {
                         let offset = geometry.offset(color, dx, f);
-                        match king_dirs.iter().position(|&o| o == offset) {
-                            Some(d) => moves.steps |= (1 << d) & !(moves.rides | moves.jump_rides),
-                            None => jump_table.push(offset as i16),
+                        if king_dirs.contains(&offset) {
+                            moves.steps |= (1 << block_bit(offset)) & !(moves.rides | moves.jump_rides);
+                        } else {
+                            jump_table.push(offset as i16);
                         }
                         // A jumper `offset` before the target square attacks it.
                         match leap_attackers[c].iter_mut().find(|(o, _)| *o == offset) {
@@ -400,15 +408,7 @@ impl Variant {
             }
         }
         let stride = geometry.stride as isize;
-        let mut open_dirs_by_window = [0u8; 512];
-        for (window, open) in open_dirs_by_window.iter_mut().enumerate() {
-            for (d, &offset) in king_dirs.iter().enumerate() {
-                let (row, column) = ((offset + stride + 1).div_euclid(stride), (offset + stride + 1).rem_euclid(stride));
-                if window & (1 << (3 * row + column)) == 0 {
-                    *open |= 1 << d;
-                }
-            }
-        }
+        let block_offsets: [isize; 9] = std::array::from_fn(|bit| (bit as isize / 3 - 1) * stride + bit as isize % 3 - 1);
         let cell_xy: Vec<(u8, u8)> = (0..geometry.cells())
             .map(|i| if geometry.on_board(i) { let (x, y) = geometry.xy(Square(i as u16)); (x as u8, y as u8) } else { (u8::MAX, u8::MAX) })
             .collect();
@@ -445,7 +445,7 @@ impl Variant {
             face_moves,
             jump_table,
             wall_bits,
-            open_dirs_by_window,
+            block_offsets,
             king_dirs,
             dir_by_sign,
             ride_reach,
@@ -610,12 +610,6 @@ impl Variant {
         (moves, &self.jump_table[moves.jumps.0 as usize..moves.jumps.1 as usize])
     }
 
-    /// The king directions (bits) whose square is open in `window`, a 3x3 block of blocked
-    /// squares read from the mailbox cells (bit `3 * row + column`).
-    #[inline]
-    pub(crate) fn open_dirs(&self, window: usize) -> u8 {
-        self.open_dirs_by_window[window]
-    }
 
     /// How far a piece of `color` and face `kind` rides along king direction `d`.
     #[inline]
