@@ -96,7 +96,7 @@ impl Position {
     pub(super) fn piece_moves(&self, out: &mut MoveList, from: Square, cell: Cell, blockers: &Blockers, mut accept: impl FnMut(Square) -> bool) {
         let v = self.variant();
         let us = cell.color();
-        let (moves, jumps) = v.moves_of(us, cell.kind());
+        let moves = v.moves_of(us, cell.kind());
         let promotion = PromotionOptions::new(v, moves, from, us);
         let open = blockers.open_dirs(from);
         let s = from.index() as isize;
@@ -104,7 +104,7 @@ impl Position {
         // open, read at once from the blockers instead of square by square.
         let mut steps = moves.steps & open;
         while steps != 0 {
-            let to = Square((s + v.block_offsets[steps.trailing_zeros() as usize]) as u16);
+            let to = Square((s + v.block_offsets[steps.trailing_zeros() as usize % 16]) as u16);
             steps &= steps - 1;
             if accept(to) {
                 promotion.push(out, from, to, self.cell(to) != Cell::EMPTY);
@@ -112,7 +112,7 @@ impl Position {
         }
         let mut rides = moves.rides & open;
         while rides != 0 {
-            let d = rides.trailing_zeros() as usize;
+            let d = rides.trailing_zeros() as usize % 16;
             rides &= rides - 1;
             let offset = v.block_offsets[d];
             let mut t = s;
@@ -132,8 +132,10 @@ impl Position {
                 break;
             }
         }
-        for &offset in jumps {
-            let to = Square((s + offset as isize) as u16);
+        let mut jumps = moves.jumps;
+        while jumps != 0 {
+            let to = Square((s + v.jump_offsets[jumps.trailing_zeros() as usize % 32]) as u16);
+            jumps &= jumps - 1;
             let target = self.cell(to);
             if (target == Cell::EMPTY || (target != Cell::WALL && target.color() != us)) && accept(to) {
                 promotion.push(out, from, to, target != Cell::EMPTY);
@@ -144,7 +146,7 @@ impl Position {
     /// The promotion options of the piece `cell` for its moves from `from`.
     #[inline(always)]
     pub(super) fn promotion_options(&self, from: Square, cell: Cell) -> PromotionOptions<'_> {
-        PromotionOptions::new(self.variant(), self.variant().moves_of(cell.color(), cell.kind()).0, from, cell.color())
+        PromotionOptions::new(self.variant(), self.variant().moves_of(cell.color(), cell.kind()), from, cell.color())
     }
 
     /// Drops allowed by the drop rules onto squares `accept` lets through. Returns the index in
@@ -278,26 +280,28 @@ impl Position {
 /// cannot move onto (its own pieces and the walls) and the enemy pieces. Blocks of squares
 /// around a piece are read a row of bits at a time instead of square by square.
 pub(super) struct Blockers {
-    /// Own pieces and walls, little-endian, cell `i` at bit `i + PADDING_BITS`; everything
-    /// outside the mailbox reads as wall.
-    blocked: [u8; BLOCKER_BYTES],
+    /// Own pieces and walls, cell `i` at bit `i + PADDING_BITS`; everything outside the
+    /// mailbox reads as wall.
+    blocked: [u64; BLOCKER_WORDS],
     /// Enemy pieces, laid out as `blocked`.
-    enemy: [u8; BLOCKER_BYTES],
+    enemy: [u64; BLOCKER_WORDS],
     stride: usize,
 }
 
 /// Bits in front of cell 0 in [`Blockers`], so that blocks reaching past the mailbox's first
 /// rows can be read.
 const PADDING_BITS: usize = 64;
-const BLOCKER_BYTES: usize = 8 * CELL_WORDS + 2 * PADDING_BITS / 8;
+/// Words of a [`Blockers`] set: a power of two, so that a word index taken modulo it needs no
+/// bounds check.
+const BLOCKER_WORDS: usize = (PADDING_BITS / 64 + CELL_WORDS + 1).next_power_of_two();
 
-// A 7x7 block around any square, each row read with one 64-bit load, stays in the arrays.
+// A 7x7 block around any square, each row read from two neighbouring words, stays in the sets.
 const _: () = assert!(
     NEAR_REACH * (MAX_SIZE + 2 * PAD + 1) <= PADDING_BITS
-        && (PADDING_BITS + MAX_CELLS + NEAR_REACH * (MAX_SIZE + 2 * PAD + 1)).div_ceil(8) + 8 <= BLOCKER_BYTES
+        && (PADDING_BITS + MAX_CELLS + NEAR_REACH * (MAX_SIZE + 2 * PAD + 1)) / 64 + 1 < BLOCKER_WORDS
 );
 
-/// The bits of such a block, row by row.
+/// The bits of a block of squares within [`NEAR_REACH`] king steps of one square, row by row.
 const BLOCK: u64 = (1 << (NEAR_SPAN * NEAR_SPAN)) - 1;
 /// The bits of the block's first and last columns.
 const FIRST_COLUMN: u64 = {
@@ -316,21 +320,21 @@ impl Blockers {
     pub(super) fn new(pos: &Position, us: Color) -> Blockers {
         let v = pos.variant();
         let (own, enemy) = (pos.occupancy(us), pos.occupancy(us.opponent()));
-        let mut blockers = Blockers { blocked: [0xff; BLOCKER_BYTES], enemy: [0; BLOCKER_BYTES], stride: v.geometry.stride };
-        let first = PADDING_BITS / 8;
+        let mut blockers = Blockers { blocked: [!0; BLOCKER_WORDS], enemy: [0; BLOCKER_WORDS], stride: v.geometry.stride };
+        let first = PADDING_BITS / 64;
         for w in 0..CELL_WORDS {
-            let at = first + 8 * w;
-            let word = v.wall_bits[w] | own.get(w).copied().unwrap_or(0);
-            blockers.blocked[at..at + 8].copy_from_slice(&word.to_le_bytes());
-            blockers.enemy[at..at + 8].copy_from_slice(&enemy.get(w).copied().unwrap_or(0).to_le_bytes());
+            blockers.blocked[first + w] = v.wall_bits[w] | own.get(w).copied().unwrap_or(0);
+            blockers.enemy[first + w] = enemy.get(w).copied().unwrap_or(0);
         }
         blockers
     }
 
     /// 64 bits of `set` from bit `bit` on (cell `bit - PADDING_BITS`).
     #[inline(always)]
-    fn read(set: &[u8; BLOCKER_BYTES], bit: usize) -> u64 {
-        u64::from_le_bytes(set[bit / 8..bit / 8 + 8].try_into().expect("eight bytes")) >> (bit % 8)
+    fn read(set: &[u64; BLOCKER_WORDS], bit: usize) -> u64 {
+        let (w, b) = (bit / 64, bit % 64);
+        // The second shift is split in two so that it stays below 64 when `b` is 0.
+        set[w % BLOCKER_WORDS] >> b | (set[(w + 1) % BLOCKER_WORDS] << 1) << (63 - b)
     }
 
     /// The squares next to `from` that are open, as [`FaceMoves`] direction bits.
@@ -344,7 +348,7 @@ impl Blockers {
 
     /// The 7x7 block of `set` around `from`, as a [`NearSet`] word.
     #[inline(always)]
-    fn near_block(&self, set: &[u8; BLOCKER_BYTES], from: Square) -> u64 {
+    fn near_block(&self, set: &[u64; BLOCKER_WORDS], from: Square) -> u64 {
         let first = from.index() + PADDING_BITS - NEAR_REACH * (self.stride + 1);
         (0..NEAR_SPAN).fold(0, |block, row| block | (Self::read(set, first + row * self.stride) & ((1 << NEAR_SPAN) - 1)) << (NEAR_SPAN * row))
     }

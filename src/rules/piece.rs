@@ -84,6 +84,9 @@ impl Cell {
     }
 }
 
+/// How many faces a [`Cell`] can tell apart (its `kind` has seven bits).
+pub const KINDS: usize = 128;
+
 /// A direction for Black: `(dx, forward)`.
 pub type Dir = (i8, i8);
 

@@ -168,9 +168,9 @@ impl Position {
         let v = self.variant();
         let us = cell.color();
         let promotion = self.promotion_options(from, cell);
-        let mut dirs = v.moves_of(us, cell.kind()).0.jump_rides;
+        let mut dirs = v.moves_of(us, cell.kind()).jump_rides;
         while dirs != 0 {
-            let offset = v.block_offsets[dirs.trailing_zeros() as usize];
+            let offset = v.block_offsets[dirs.trailing_zeros() as usize % 16];
             dirs &= dirs - 1;
             let mut t = Square((from.index() as isize + offset) as u16);
             let step = |t: Square| Square((t.index() as isize + offset) as u16);

@@ -6,7 +6,7 @@ use std::str::FromStr;
 use std::sync::OnceLock;
 
 use super::geometry::{Color, Geometry, Square, BOARD_CELLS, MAX_CELLS, PAD};
-use super::piece::{Cell, LionPower, Movement, Piece, PieceSpec, PieceType, UNLIMITED};
+use super::piece::{Cell, LionPower, Movement, Piece, PieceSpec, PieceType, KINDS, UNLIMITED};
 use super::piece::dirs;
 use super::variants;
 use crate::splitmix::{self, SplitMix64};
@@ -182,10 +182,12 @@ pub(crate) struct FaceMoves {
     pub rides: u16,
     /// Directions of its unlimited rides that also range-jump (tenjiku-shogi.md §5.3).
     pub jump_rides: u16,
-    /// `[direction]`: how many squares the ride along it goes at most.
-    pub range: [u8; 9],
-    /// Where its jumps (leaps beyond the adjacent squares) lie in the jump table.
-    jumps: (u32, u32),
+    /// `[direction]`: how many squares the ride along it goes at most (16 entries, so that a
+    /// direction taken modulo 16 needs no bounds check).
+    pub range: [u8; 16],
+    /// Its jumps (leaps two squares away) as bits of the 5x5 block around the piece (bit
+    /// `5 * row + column`, counted from the lowest cell index).
+    pub jumps: u32,
     /// Whether it is the unpromoted face of a piece that promotes.
     pub promotable: bool,
     /// Last ranks (counted from the far side) it could never leave.
@@ -225,13 +227,13 @@ pub struct Variant {
     /// The mailbox of an empty board: walls around empty squares.
     pub(crate) empty_board: [Cell; BOARD_CELLS],
     /// Per `colour * kinds + kind`: that face's steps and rides.
-    face_moves: Vec<FaceMoves>,
-    /// Every face's jump offsets for both colours, back to back.
-    jump_table: Vec<i16>,
+    face_moves: Box<[[FaceMoves; KINDS]; 2]>,
     /// The walls around the board, as bits over the mailbox cells.
     pub(crate) wall_bits: [u64; CELL_WORDS],
     /// `[direction]`: the mailbox offset of a [`FaceMoves`] direction.
-    pub(crate) block_offsets: [isize; 9],
+    pub(crate) block_offsets: [isize; 16],
+    /// `[jump]`: the mailbox offset of a [`FaceMoves`] jump bit.
+    pub(crate) jump_offsets: [isize; 32],
     /// Mailbox offsets of the 8 king directions, as [`KING_DIRS`] for Black.
     pub(crate) king_dirs: [isize; 8],
     /// King direction index by `3 * (sign(dx) + 1) + sign(dy) + 1` of a mailbox step.
@@ -349,15 +351,20 @@ impl Variant {
             let stride = geometry.stride as isize;
             (3 * (offset + stride + 1).div_euclid(stride) + (offset + stride + 1).rem_euclid(stride)) as usize
         };
+        // The bit of a two-square jump's offset in a 5x5 block around its origin.
+        let jump_bit = |offset: isize| {
+            let stride = geometry.stride as isize;
+            (5 * (offset + 2 * stride + 2).div_euclid(stride) + (offset + 2 * stride + 2).rem_euclid(stride)) as usize
+        };
         let dead_ranks: Vec<usize> = spec.pieces.iter().map(|p| dead_ranks(&p.movement)).collect();
-        let mut face_moves = Vec::new();
-        let mut jump_table = Vec::new();
+        assert!(faces.len() <= KINDS, "{}: more piece faces than a cell can hold", spec.title);
+        let mut face_moves = Box::new([[FaceMoves::default(); KINDS]; 2]);
         let mut ride_reach: [Vec<[u8; 8]>; 2] = Default::default();
         let mut leap_attackers: [Vec<(isize, u128)>; 2] = Default::default();
         for color in Color::ALL {
             let c = color.index();
             for (kind, face) in faces.iter().enumerate() {
-                let mut moves = FaceMoves { jumps: (jump_table.len() as u32, jump_table.len() as u32), ..FaceMoves::default() };
+                let mut moves = FaceMoves::default();
                 let mut reach = [0u8; 8];
                 if let Some(m) = face {
                     for ride in m.rides {
@@ -382,10 +389,11 @@ impl Variant {
                     }
                     for &(dx, f) in m.leaps {
                         let offset = geometry.offset(color, dx, f);
+                        assert!(dx.abs() <= 2 && f.abs() <= 2, "{}: a jump goes more than two squares", spec.title);
                         if king_dirs.contains(&offset) {
                             moves.steps |= (1 << block_bit(offset)) & !(moves.rides | moves.jump_rides);
                         } else {
-                            jump_table.push(offset as i16);
+                            moves.jumps |= 1 << jump_bit(offset);
                         }
                         // A jumper `offset` before the target square attacks it.
                         match leap_attackers[c].iter_mut().find(|(o, _)| *o == offset) {
@@ -394,10 +402,9 @@ impl Variant {
                         }
                     }
                 }
-                moves.jumps.1 = jump_table.len() as u32;
                 moves.promotable = promotable_kinds & (1 << kind) != 0;
                 moves.dead_ranks = dead_ranks[kind >> 1].min(u8::MAX as usize) as u8;
-                face_moves.push(moves);
+                face_moves[c][kind] = moves;
                 ride_reach[c].push(reach);
             }
         }
@@ -408,7 +415,8 @@ impl Variant {
             }
         }
         let stride = geometry.stride as isize;
-        let block_offsets: [isize; 9] = std::array::from_fn(|bit| (bit as isize / 3 - 1) * stride + bit as isize % 3 - 1);
+        let block_offsets = std::array::from_fn(|bit| if bit < 9 { (bit as isize / 3 - 1) * stride + bit as isize % 3 - 1 } else { 0 });
+        let jump_offsets = std::array::from_fn(|bit| if bit < 25 { (bit as isize / 5 - 2) * stride + bit as isize % 5 - 2 } else { 0 });
         let cell_xy: Vec<(u8, u8)> = (0..geometry.cells())
             .map(|i| if geometry.on_board(i) { let (x, y) = geometry.xy(Square(i as u16)); (x as u8, y as u8) } else { (u8::MAX, u8::MAX) })
             .collect();
@@ -443,9 +451,9 @@ impl Variant {
             squares,
             empty_board,
             face_moves,
-            jump_table,
             wall_bits,
             block_offsets,
+            jump_offsets,
             king_dirs,
             dir_by_sign,
             ride_reach,
@@ -603,11 +611,10 @@ impl Variant {
         self.near_bits.get(i).copied().filter(|&bit| bit != u8::MAX).map(u32::from)
     }
 
-    /// The steps and rides of a piece face, and its jump offsets.
+    /// The steps, rides and jumps of a piece face.
     #[inline]
-    pub(crate) fn moves_of(&self, color: Color, kind: usize) -> (&FaceMoves, &[i16]) {
-        let moves = &self.face_moves[color.index() * self.kinds() + kind];
-        (moves, &self.jump_table[moves.jumps.0 as usize..moves.jumps.1 as usize])
+    pub(crate) fn moves_of(&self, color: Color, kind: usize) -> &FaceMoves {
+        &self.face_moves[color.index()][kind % KINDS]
     }
 
 
