@@ -70,7 +70,7 @@ impl Position {
         for from in self.squares_of(us) {
             let cell = self.cell(from);
             match king {
-                None if v.is_plain_kind(cell.kind()) => self.piece_moves(out, from, cell, blockers, |_| true),
+                None if v.moves_of(us, cell.kind()).plain => self.piece_moves(out, from, cell, blockers, |_| true),
                 None => can_pass |= self.large_piece_moves(out, from, cell, blockers),
                 Some((k, _)) if k == from => {
                     self.piece_moves(out, from, cell, blockers, |to| !self.attacked_ignoring(to, us.opponent(), Some(k)))
@@ -396,12 +396,12 @@ impl CellSet {
 /// them.
 pub(super) struct PromotionOptions<'a> {
     promotable: bool,
-    rule: PromotionRule,
     compulsory: bool,
     zone_depth: u8,
-    from_in_zone: bool,
     /// Last ranks (counted from the far side) the piece could never leave.
     dead_ranks: u8,
+    /// Bit `to_in_zone + 2 * captures` set where the rule lets the move promote.
+    allowed: u8,
     /// `[cell]`: rank counted from the mover's far side.
     ranks: &'a [u8; BOARD_CELLS],
 }
@@ -412,13 +412,24 @@ impl<'a> PromotionOptions<'a> {
     fn new(v: &'a Variant, moves: &FaceMoves, from: Square, color: Color) -> PromotionOptions<'a> {
         let ranks = v.relative_ranks(color);
         let zone_depth = v.spec.zone_depth.min(u8::MAX as usize) as u8;
+        let from_in_zone = ranks[from.index() % BOARD_CELLS] < zone_depth;
+        let rule = v.spec.promotion;
+        let allowed = (0..4).fold(0, |allowed, case| {
+            let (to_in_zone, captures) = (case & 1 != 0, case & 2 != 0);
+            let yes = match rule {
+                PromotionRule::StartOrEnd => from_in_zone || to_in_zone,
+                PromotionRule::Entering => !from_in_zone && to_in_zone,
+                // Entering, or a capture that starts or ends in the zone.
+                PromotionRule::EnteringOrCapture => (to_in_zone && !from_in_zone) || (captures && (from_in_zone || to_in_zone)),
+            };
+            allowed | u8::from(yes) << case
+        });
         PromotionOptions {
             promotable: moves.promotable,
-            rule: v.spec.promotion,
             compulsory: v.spec.compulsory_promotion,
             zone_depth,
-            from_in_zone: ranks[from.index() % BOARD_CELLS] < zone_depth,
             dead_ranks: moves.dead_ranks,
+            allowed,
             ranks,
         }
     }
@@ -444,16 +455,11 @@ impl<'a> PromotionOptions<'a> {
             return (false, true);
         }
         let rank = self.ranks[to.index() % BOARD_CELLS];
-        let dead_end = rank < self.dead_ranks;
-        let to_in_zone = rank < self.zone_depth;
-        let allowed = dead_end
-            || match self.rule {
-                PromotionRule::StartOrEnd => self.from_in_zone || to_in_zone,
-                PromotionRule::Entering => !self.from_in_zone && to_in_zone,
-                // Entering, or a capture that starts or ends in the zone.
-                PromotionRule::EnteringOrCapture => (to_in_zone && !self.from_in_zone) || (captures && (self.from_in_zone || to_in_zone)),
-            };
-        (allowed, !(dead_end && self.compulsory))
+        if rank < self.dead_ranks {
+            return (true, !self.compulsory);
+        }
+        let case = u8::from(rank < self.zone_depth) | u8::from(captures) << 1;
+        (self.allowed >> case & 1 != 0, true)
     }
 }
 

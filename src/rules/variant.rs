@@ -192,6 +192,8 @@ pub(crate) struct FaceMoves {
     pub promotable: bool,
     /// Last ranks (counted from the far side) it could never leave.
     pub dead_ranks: u8,
+    /// Whether it has nothing but rides and leaps, which never reach one square twice.
+    pub plain: bool,
 }
 
 /// The geometric shapes of the board moves a variant can generate, seen from the mover's side
@@ -266,9 +268,6 @@ pub struct Variant {
     overlapping_kinds: u128,
     /// Bit `kind` set for fire demons.
     burner_kinds: u128,
-    /// Bit `kind` set for faces with nothing but rides and leaps that never reach one square
-    /// twice.
-    plain_kinds: u128,
     /// Per face: its range-jumping rank, 4 for royals (tenjiku-shogi.md §5.3).
     ranks: Vec<u8>,
     /// Whether some piece has a move kind the ray-based attack test does not see (area moves,
@@ -313,7 +312,6 @@ impl Variant {
             royal_kinds |= u128::from(p.royal) << (2 * t) | u128::from(p.promotion.is_some_and(|promo| promo.royal)) << (2 * t + 1);
         }
         let mut overlapping_kinds = 0u128;
-        let mut plain_kinds = 0u128;
         let mut burner_kinds = 0u128;
         let mut ranks = Vec::new();
         for (kind, face) in faces.iter().enumerate() {
@@ -326,8 +324,6 @@ impl Variant {
             );
             let overlap = reach > 0;
             overlapping_kinds |= u128::from(overlap) << kind;
-            let plain = !overlap && m.lion.is_none() && m.skip_rides.is_empty() && m.area == 0 && m.jump_rank == 0;
-            plain_kinds |= u128::from(plain) << kind;
             burner_kinds |= u128::from(m.burns) << kind;
             ranks.push(if royal_kinds & (1 << kind) != 0 { 4 } else { m.jump_rank });
         }
@@ -403,6 +399,9 @@ impl Variant {
                     }
                 }
                 moves.promotable = promotable_kinds & (1 << kind) != 0;
+                moves.plain = face.is_none_or(|m| {
+                    overlap_reach(&m, spec.size) == 0 && m.lion.is_none() && m.skip_rides.is_empty() && m.area == 0 && m.jump_rank == 0
+                });
                 moves.dead_ranks = dead_ranks[kind >> 1].min(u8::MAX as usize) as u8;
                 face_moves[c][kind] = moves;
                 ride_reach[c].push(reach);
@@ -466,7 +465,6 @@ impl Variant {
             royal_kinds,
             faces,
             overlapping_kinds,
-            plain_kinds,
             burner_kinds,
             ranks,
             generic_attacks,
@@ -500,12 +498,6 @@ impl Variant {
     #[inline]
     pub(crate) fn is_overlapping_kind(&self, kind: usize) -> bool {
         self.overlapping_kinds & (1 << kind) != 0
-    }
-
-    /// Whether face `kind` has nothing but rides and leaps reaching distinct squares.
-    #[inline]
-    pub(crate) fn is_plain_kind(&self, kind: usize) -> bool {
-        self.plain_kinds & (1 << kind) != 0
     }
 
     /// Whether face `kind` is a fire demon.
