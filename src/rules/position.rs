@@ -481,16 +481,15 @@ impl Position {
     /// The squares holding pieces of `color`, in [`Variant::squares`] order.
     #[inline]
     pub(crate) fn squares_of(&self, color: Color) -> impl Iterator<Item = Square> {
-        let words = self.occupied[color.index()];
-        (0..OCCUPANCY_WORDS).flat_map(move |w| {
-            let mut bits = words[w];
-            std::iter::from_fn(move || {
-                (bits != 0).then(|| {
-                    let i = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    Square((w * 64 + i) as u16)
-                })
-            })
+        let (words, mut w, mut bits) = (self.occupied[color.index()], 0, self.occupied[color.index()][0]);
+        std::iter::from_fn(move || {
+            while bits == 0 {
+                w += 1;
+                bits = *words.get(w)?;
+            }
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            Some(Square((w * 64 + i) as u16))
         })
     }
 
