@@ -5,7 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::OnceLock;
 
-use super::geometry::{Color, Geometry, Square, BOARD_CELLS, MAX_CELLS, PAD};
+use super::geometry::{Color, Geometry, Square, BOARD_CELLS, PAD};
 use super::piece::{Cell, LionPower, Movement, Piece, PieceSpec, PieceType, KINDS, UNLIMITED};
 use super::piece::dirs;
 use super::variants;
@@ -166,9 +166,24 @@ impl FromStr for VariantId {
 /// opposite of direction `d`.
 const KING_DIRS: [(i8, i8); 8] = [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, -1), (1, -1), (-1, 1)];
 
-/// Words of a bit set over the mailbox cells, with one spare word so that three bits starting
-/// anywhere on the board can be read from two neighbouring words.
-pub(crate) const CELL_WORDS: usize = MAX_CELLS.div_ceil(64) + 1;
+/// Words of a bit set over the mailbox cells (all [`BOARD_CELLS`] of them).
+pub(crate) const CELL_WORDS: usize = BOARD_CELLS / 64;
+
+/// The bit of mailbox offset `offset` (at most `reach` king steps) in the block of squares
+/// within `reach` king steps of the origin: bit `span * row + column`, rows and columns counted
+/// from the lowest cell index, where `span = 2 * reach + 1`.
+fn block_bit(offset: isize, reach: usize, stride: usize) -> usize {
+    let (reach, stride) = (reach as isize, stride as isize);
+    let shifted = offset + reach * (stride + 1);
+    ((2 * reach + 1) * shifted.div_euclid(stride) + shifted.rem_euclid(stride)) as usize
+}
+
+/// The mailbox offset of bit `bit` of such a block (the inverse of [`block_bit`]).
+fn block_offset(bit: usize, reach: usize, stride: usize) -> isize {
+    let span = 2 * reach + 1;
+    let (row, column) = ((bit / span) as isize, (bit % span) as isize);
+    (row - reach as isize) * stride as isize + column - reach as isize
+}
 
 /// One face's rides and leaps for one colour, as the move generator reads them. Directions
 /// are bits of a 3x3 block around the piece (bit `3 * row + column`, rows and columns counted
@@ -228,7 +243,7 @@ pub struct Variant {
     pub squares: Vec<Square>,
     /// The mailbox of an empty board: walls around empty squares.
     pub(crate) empty_board: [Cell; BOARD_CELLS],
-    /// Per `colour * kinds + kind`: that face's steps and rides.
+    /// `[colour][face]`: that face's steps, rides and jumps.
     face_moves: Box<[[FaceMoves; KINDS]; 2]>,
     /// The walls around the board, as bits over the mailbox cells.
     pub(crate) wall_bits: [u64; CELL_WORDS],
@@ -337,21 +352,8 @@ impl Variant {
             // Board rows grow towards Black, so Black's forward is a negative row step.
             dir_by_sign[(3 * (dx + 1) + (-f + 1)) as usize] = d as u8;
         }
-        let mut near_offsets = [0i16; NEAR_SPAN * NEAR_SPAN];
-        for (bit, offset) in near_offsets.iter_mut().enumerate() {
-            let (row, column) = ((bit / NEAR_SPAN) as isize, (bit % NEAR_SPAN) as isize);
-            *offset = ((row - NEAR_REACH as isize) * geometry.stride as isize + column - NEAR_REACH as isize) as i16;
-        }
-        // The bit of a king step's offset in a 3x3 block around its origin.
-        let block_bit = |offset: isize| {
-            let stride = geometry.stride as isize;
-            (3 * (offset + stride + 1).div_euclid(stride) + (offset + stride + 1).rem_euclid(stride)) as usize
-        };
-        // The bit of a two-square jump's offset in a 5x5 block around its origin.
-        let jump_bit = |offset: isize| {
-            let stride = geometry.stride as isize;
-            (5 * (offset + 2 * stride + 2).div_euclid(stride) + (offset + 2 * stride + 2).rem_euclid(stride)) as usize
-        };
+        let stride = geometry.stride;
+        let near_offsets = std::array::from_fn(|bit| block_offset(bit, NEAR_REACH, stride) as i16);
         let dead_ranks: Vec<usize> = spec.pieces.iter().map(|p| dead_ranks(&p.movement)).collect();
         assert!(faces.len() <= KINDS, "{}: more piece faces than a cell can hold", spec.title);
         let mut face_moves = Box::new([[FaceMoves::default(); KINDS]; 2]);
@@ -372,7 +374,7 @@ impl Variant {
                     }
                     // Rides along one direction reach what the longest of them reaches.
                     for (d, &range) in reach.iter().enumerate() {
-                        let bit = block_bit(king_dirs[d]);
+                        let bit = block_bit(king_dirs[d], 1, stride);
                         match range {
                             0 => {}
                             1 => moves.steps |= 1 << bit,
@@ -387,9 +389,9 @@ impl Variant {
                         let offset = geometry.offset(color, dx, f);
                         assert!(dx.abs() <= 2 && f.abs() <= 2, "{}: a jump goes more than two squares", spec.title);
                         if king_dirs.contains(&offset) {
-                            moves.steps |= (1 << block_bit(offset)) & !(moves.rides | moves.jump_rides);
+                            moves.steps |= (1 << block_bit(offset, 1, stride)) & !(moves.rides | moves.jump_rides);
                         } else {
-                            moves.jumps |= 1 << jump_bit(offset);
+                            moves.jumps |= 1 << block_bit(offset, 2, stride);
                         }
                         // A jumper `offset` before the target square attacks it.
                         match leap_attackers[c].iter_mut().find(|(o, _)| *o == offset) {
@@ -399,9 +401,8 @@ impl Variant {
                     }
                 }
                 moves.promotable = promotable_kinds & (1 << kind) != 0;
-                moves.plain = face.is_none_or(|m| {
-                    overlap_reach(&m, spec.size) == 0 && m.lion.is_none() && m.skip_rides.is_empty() && m.area == 0 && m.jump_rank == 0
-                });
+                moves.plain = overlapping_kinds & (1 << kind) == 0
+                    && face.is_none_or(|m| m.lion.is_none() && m.skip_rides.is_empty() && m.area == 0 && m.jump_rank == 0);
                 moves.dead_ranks = dead_ranks[kind >> 1].min(u8::MAX as usize) as u8;
                 face_moves[c][kind] = moves;
                 ride_reach[c].push(reach);
@@ -413,9 +414,8 @@ impl Variant {
                 wall_bits[i / 64] |= 1 << (i % 64);
             }
         }
-        let stride = geometry.stride as isize;
-        let block_offsets = std::array::from_fn(|bit| if bit < 9 { (bit as isize / 3 - 1) * stride + bit as isize % 3 - 1 } else { 0 });
-        let jump_offsets = std::array::from_fn(|bit| if bit < 25 { (bit as isize / 5 - 2) * stride + bit as isize % 5 - 2 } else { 0 });
+        let block_offsets = std::array::from_fn(|bit| if bit < 9 { block_offset(bit, 1, stride) } else { 0 });
+        let jump_offsets = std::array::from_fn(|bit| if bit < 25 { block_offset(bit, 2, stride) } else { 0 });
         let cell_xy: Vec<(u8, u8)> = (0..geometry.cells())
             .map(|i| if geometry.on_board(i) { let (x, y) = geometry.xy(Square(i as u16)); (x as u8, y as u8) } else { (u8::MAX, u8::MAX) })
             .collect();
@@ -426,13 +426,10 @@ impl Variant {
             }
             ranks
         });
-        let near_origin = NEAR_REACH * (geometry.stride + 1);
+        let near_origin = NEAR_REACH * (stride + 1);
         let mut near_bits = vec![u8::MAX; 2 * near_origin + 1];
-        let span = NEAR_SPAN;
-        for row in 0..span {
-            for column in 0..span {
-                near_bits[row * geometry.stride + column] = (row * span + column) as u8;
-            }
+        for bit in 0..NEAR_SPAN * NEAR_SPAN {
+            near_bits[(near_origin as isize + block_offset(bit, NEAR_REACH, stride)) as usize] = bit as u8;
         }
         let pawn = spec.pieces.iter().position(|p| p.abbr == "P").map(|i| PieceType(i as u8));
         let hand_types: Vec<PieceType> = if spec.drops {
