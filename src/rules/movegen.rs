@@ -114,23 +114,7 @@ impl Position {
         while rides != 0 {
             let d = rides.trailing_zeros() as usize % 16;
             rides &= rides - 1;
-            let offset = v.block_offsets[d];
-            let mut t = s;
-            for _ in 0..moves.range[d] {
-                t += offset;
-                let to = Square(t as u16);
-                let target = self.cell(to);
-                if target == Cell::EMPTY {
-                    if accept(to) {
-                        promotion.push(out, from, to, false);
-                    }
-                    continue;
-                }
-                if target != Cell::WALL && target.color() != us && accept(to) {
-                    promotion.push(out, from, to, true);
-                }
-                break;
-            }
+            self.ride(out, from, us, from, v.block_offsets[d], moves.range[d], &promotion, &mut accept);
         }
         let mut jumps = moves.jumps;
         while jumps != 0 {
@@ -141,6 +125,40 @@ impl Position {
                 promotion.push(out, from, to, target != Cell::EMPTY);
             }
         }
+    }
+
+    /// The moves of the piece of colour `us` on `from` riding from `start` along `offset` for
+    /// at most `range` squares: to every empty square until a piece or the edge stops it, and
+    /// onto that piece if it is an enemy, where `accept` lets them through. Returns the square that stopped the
+    /// ride (a piece or a wall), or the last square reached.
+    #[inline(always)]
+    pub(super) fn ride(
+        &self,
+        out: &mut MoveList,
+        from: Square,
+        us: Color,
+        start: Square,
+        offset: isize,
+        range: u8,
+        promotion: &PromotionOptions,
+        accept: &mut impl FnMut(Square) -> bool,
+    ) -> Square {
+        let mut to = start;
+        for _ in 0..range {
+            to = Square((to.index() as isize + offset) as u16);
+            let target = self.cell(to);
+            if target == Cell::EMPTY {
+                if accept(to) {
+                    promotion.push(out, from, to, false);
+                }
+                continue;
+            }
+            if target != Cell::WALL && target.color() != us && accept(to) {
+                promotion.push(out, from, to, true);
+            }
+            break;
+        }
+        to
     }
 
     /// The promotion options of the piece `cell` for its moves from `from`.

@@ -5,7 +5,7 @@
 use super::geometry::Square;
 use super::movegen::{Blockers, CellSet, NearSet};
 use super::moves::{Move, MoveList};
-use super::piece::{Cell, LionPower, Movement};
+use super::piece::{Cell, LionPower, Movement, UNLIMITED};
 use super::position::Position;
 
 impl Position {
@@ -172,20 +172,11 @@ impl Position {
         while dirs != 0 {
             let offset = v.block_offsets[dirs.trailing_zeros() as usize % 16];
             dirs &= dirs - 1;
-            let mut t = Square((from.index() as isize + offset) as u16);
             let step = |t: Square| Square((t.index() as isize + offset) as u16);
-            while self.cell(t) == Cell::EMPTY {
-                if accept(t) {
-                    promotion.push(out, from, t, false);
-                }
-                t = step(t);
-            }
-            let first = self.cell(t);
-            if first == Cell::WALL {
+            // The ordinary ride; the jumps start from the piece that stops it.
+            let mut t = self.ride(out, from, us, from, offset, UNLIMITED, &promotion, accept);
+            if self.cell(t) == Cell::WALL {
                 continue;
-            }
-            if first.color() != us && accept(t) {
-                promotion.push(out, from, t, true);
             }
             while v.rank(self.cell(t).kind()) < m.jump_rank {
                 t = step(t);
@@ -211,21 +202,9 @@ impl Position {
         for ride in m.skip_rides {
             for &(dx, f) in ride.dirs {
                 let offset = v.geometry.offset(us, dx, f);
-                let mut t = from.index() as isize + offset;
-                if self.cell(Square(t as u16)) == Cell::WALL {
-                    continue;
-                }
-                for _ in 1..ride.range {
-                    t += offset;
-                    let target = self.cell(Square(t as u16));
-                    if target == Cell::EMPTY {
-                        promotion.push(out, from, Square(t as u16), false);
-                        continue;
-                    }
-                    if target != Cell::WALL && target.color() != us {
-                        promotion.push(out, from, Square(t as u16), true);
-                    }
-                    break;
+                let skipped = Square((from.index() as isize + offset) as u16);
+                if self.cell(skipped) != Cell::WALL {
+                    self.ride(out, from, us, skipped, offset, ride.range - 1, &promotion, &mut |_| true);
                 }
             }
         }
