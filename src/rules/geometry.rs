@@ -1,9 +1,11 @@
 //! Colours and squares.
 //!
-//! Every board is stored as a mailbox: a grid of `size + 2 * PAD` columns and rows whose
-//! outer `PAD` rings are walls, so that steps and two-square jumps off the board land on a
-//! wall instead of wrapping around. A [`Square`] is an index into that grid; converting it to
-//! file and rank needs the board size, which the variant knows.
+//! Every board is stored as a mailbox: a grid of [`STRIDE`] columns and rows, the same for
+//! every board size, with the board in its top left corner behind a `PAD` wide ring of walls
+//! and walls everywhere else, so that steps and two-square jumps off the board land on a wall
+//! instead of wrapping around. A [`Square`] is an index into that grid; converting it to file
+//! and rank needs the board size, which the variant knows. One row length for every board
+//! makes every mailbox offset a constant of the piece's move, not of the board.
 
 use std::fmt;
 
@@ -11,8 +13,10 @@ use std::fmt;
 pub const PAD: usize = 2;
 /// Largest board side supported (tenjiku shogi).
 pub const MAX_SIZE: usize = 16;
-/// Number of cells in the largest mailbox grid.
-pub const MAX_CELLS: usize = (MAX_SIZE + 2 * PAD) * (MAX_SIZE + 2 * PAD);
+/// Mailbox row length of every board: the largest board and its walls.
+pub const STRIDE: usize = MAX_SIZE + 2 * PAD;
+/// Number of cells in the mailbox grid.
+pub const MAX_CELLS: usize = STRIDE * STRIDE;
 /// Length of the per-cell arrays the move generator reads most: [`MAX_CELLS`] rounded up to a
 /// power of two, so that an index taken modulo it needs no bounds check.
 pub const BOARD_CELLS: usize = MAX_CELLS.next_power_of_two();
@@ -75,39 +79,37 @@ impl Square {
 pub struct Geometry {
     /// Files and ranks on the board.
     pub size: usize,
-    /// Mailbox row length (`size + 2 * PAD`).
-    pub stride: usize,
 }
 
 impl Geometry {
     /// Geometry of a `size` x `size` board.
     pub fn new(size: usize) -> Geometry {
         assert!((1..=MAX_SIZE).contains(&size), "board size {size} out of range");
-        Geometry { size, stride: size + 2 * PAD }
+        Geometry { size }
     }
 
     /// Number of mailbox cells, walls included.
     pub fn cells(&self) -> usize {
-        self.stride * self.stride
+        MAX_CELLS
     }
 
     /// The square at column `x` (0 = Black's left edge, i.e. file `size`) and row `y` (0 = rank a).
     #[inline]
     pub fn square(&self, x: usize, y: usize) -> Square {
         debug_assert!(x < self.size && y < self.size);
-        Square(((y + PAD) * self.stride + x + PAD) as u16)
+        Square(((y + PAD) * STRIDE + x + PAD) as u16)
     }
 
     /// Column and row of an on-board square.
     #[inline]
     pub fn xy(&self, sq: Square) -> (usize, usize) {
         let i = sq.index();
-        (i % self.stride - PAD, i / self.stride - PAD)
+        (i % STRIDE - PAD, i / STRIDE - PAD)
     }
 
     /// Whether a cell index lies on the board.
     pub fn on_board(&self, index: usize) -> bool {
-        let (x, y) = (index % self.stride, index / self.stride);
+        let (x, y) = (index % STRIDE, index / STRIDE);
         (PAD..PAD + self.size).contains(&x) && (PAD..PAD + self.size).contains(&y)
     }
 
@@ -140,7 +142,7 @@ impl Geometry {
     /// towards the enemy) made by `color`.
     pub fn offset(&self, color: Color, dx: i8, forward: i8) -> isize {
         let (dx, dy) = (dx as isize, -(forward as isize));
-        let offset = dy * self.stride as isize + dx;
+        let offset = dy * STRIDE as isize + dx;
         match color {
             Color::Black => offset,
             Color::White => -offset,

@@ -8,8 +8,8 @@ use super::geometry::{Color, Square};
 use super::moves::{Move, MoveList};
 use super::piece::{Cell, PieceType};
 use super::position::{Position, MAX_HAND_TYPES};
-use super::geometry::{BOARD_CELLS, MAX_CELLS, MAX_SIZE, PAD};
-use super::variant::{FaceMoves, Legality, PromotionRule, Variant, CELL_WORDS, NEAR_REACH, NEAR_SPAN};
+use super::geometry::{BOARD_CELLS, MAX_CELLS, STRIDE};
+use super::variant::{direction_offset, FaceMoves, Legality, Variant, CELL_WORDS, NEAR_REACH, NEAR_SPAN};
 
 impl Position {
     /// All legal moves of the side to move (the game layer adds [`Move::Declare`] where the
@@ -104,7 +104,7 @@ impl Position {
         // open, read at once from the blockers instead of square by square.
         let mut steps = moves.steps & open;
         while steps != 0 {
-            let to = Square((s + v.block_offsets[steps.trailing_zeros() as usize % 16]) as u16);
+            let to = Square((s + direction_offset(steps.trailing_zeros())) as u16);
             steps &= steps - 1;
             if accept(to) {
                 promotion.push(out, from, to, self.cell(to) != Cell::EMPTY);
@@ -112,9 +112,9 @@ impl Position {
         }
         let mut rides = moves.rides & open;
         while rides != 0 {
-            let d = rides.trailing_zeros() as usize % 16;
+            let d = rides.trailing_zeros();
             rides &= rides - 1;
-            self.ride(out, from, us, from, v.block_offsets[d], moves.range[d], &promotion, &mut accept);
+            self.ride(out, from, us, from, direction_offset(d), moves.range[d as usize % 64], &promotion, &mut accept);
         }
         let mut jumps = moves.jumps;
         while jumps != 0 {
@@ -303,7 +303,6 @@ pub(super) struct Blockers {
     blocked: [u64; BLOCKER_WORDS],
     /// Enemy pieces, laid out as `blocked`.
     enemy: [u64; BLOCKER_WORDS],
-    stride: usize,
 }
 
 /// Bits in front of cell 0 in [`Blockers`], so that blocks reaching past the mailbox's first
@@ -315,8 +314,8 @@ const BLOCKER_WORDS: usize = (PADDING_BITS / 64 + CELL_WORDS + 1).next_power_of_
 
 // A 7x7 block around any square, each row read from two neighbouring words, stays in the sets.
 const _: () = assert!(
-    NEAR_REACH * (MAX_SIZE + 2 * PAD + 1) <= PADDING_BITS
-        && (PADDING_BITS + MAX_CELLS + NEAR_REACH * (MAX_SIZE + 2 * PAD + 1)) / 64 + 1 < BLOCKER_WORDS
+    NEAR_REACH * (STRIDE + 1) <= PADDING_BITS
+        && (PADDING_BITS + MAX_CELLS + NEAR_REACH * (STRIDE + 1)) / 64 + 1 < BLOCKER_WORDS
 );
 
 /// The bits of a block of squares within [`NEAR_REACH`] king steps of one square, row by row.
@@ -338,7 +337,7 @@ impl Blockers {
     pub(super) fn new(pos: &Position, us: Color) -> Blockers {
         let v = pos.variant();
         let (own, enemy) = (pos.occupancy(us), pos.occupancy(us.opponent()));
-        let mut blockers = Blockers { blocked: [!0; BLOCKER_WORDS], enemy: [0; BLOCKER_WORDS], stride: v.geometry.stride };
+        let mut blockers = Blockers { blocked: [!0; BLOCKER_WORDS], enemy: [0; BLOCKER_WORDS] };
         let first = PADDING_BITS / 64;
         for w in 0..CELL_WORDS {
             blockers.blocked[first + w] = v.wall_bits[w] | own.get(w).copied().unwrap_or(0);
@@ -357,18 +356,15 @@ impl Blockers {
 
     /// The squares next to `from` that are open, as [`FaceMoves`] direction bits.
     #[inline(always)]
-    pub(super) fn open_dirs(&self, from: Square) -> u16 {
-        // The three rows of the 3x3 block around `from` lie within 2 * stride + 3 bits.
-        let bits = Self::read(&self.blocked, from.index() + PADDING_BITS - self.stride - 1);
-        let (s, s2) = (self.stride, 2 * self.stride);
-        !(bits & 7 | (bits >> s & 7) << 3 | (bits >> s2 & 7) << 6) as u16 & 0x1ef
+    pub(super) fn open_dirs(&self, from: Square) -> u64 {
+        !Self::read(&self.blocked, from.index() + PADDING_BITS - STRIDE - 1)
     }
 
     /// The 7x7 block of `set` around `from`, as a [`NearSet`] word.
     #[inline(always)]
     fn near_block(&self, set: &[u64; BLOCKER_WORDS], from: Square) -> u64 {
-        let first = from.index() + PADDING_BITS - NEAR_REACH * (self.stride + 1);
-        (0..NEAR_SPAN).fold(0, |block, row| block | (Self::read(set, first + row * self.stride) & ((1 << NEAR_SPAN) - 1)) << (NEAR_SPAN * row))
+        let first = from.index() + PADDING_BITS - NEAR_REACH * (STRIDE + 1);
+        (0..NEAR_SPAN).fold(0, |block, row| block | (Self::read(set, first + row * STRIDE) & ((1 << NEAR_SPAN) - 1)) << (NEAR_SPAN * row))
     }
 
     /// The squares (as a [`NearSet`] word) that an area move of up to `steps` king steps from
@@ -429,25 +425,13 @@ impl<'a> PromotionOptions<'a> {
     #[inline(always)]
     fn new(v: &'a Variant, moves: &FaceMoves, from: Square, color: Color) -> PromotionOptions<'a> {
         let ranks = v.relative_ranks(color);
-        let zone_depth = v.spec.zone_depth.min(u8::MAX as usize) as u8;
-        let from_in_zone = ranks[from.index() % BOARD_CELLS] < zone_depth;
-        let rule = v.spec.promotion;
-        let allowed = (0..4).fold(0, |allowed, case| {
-            let (to_in_zone, captures) = (case & 1 != 0, case & 2 != 0);
-            let yes = match rule {
-                PromotionRule::StartOrEnd => from_in_zone || to_in_zone,
-                PromotionRule::Entering => !from_in_zone && to_in_zone,
-                // Entering, or a capture that starts or ends in the zone.
-                PromotionRule::EnteringOrCapture => (to_in_zone && !from_in_zone) || (captures && (from_in_zone || to_in_zone)),
-            };
-            allowed | u8::from(yes) << case
-        });
+        let from_in_zone = ranks[from.index() % BOARD_CELLS] < v.zone_depth;
         PromotionOptions {
             promotable: moves.promotable,
             compulsory: v.spec.compulsory_promotion,
-            zone_depth,
+            zone_depth: v.zone_depth,
             dead_ranks: moves.dead_ranks,
-            allowed,
+            allowed: v.promotion_cases[usize::from(from_in_zone)],
             ranks,
         }
     }

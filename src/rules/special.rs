@@ -7,6 +7,7 @@ use super::movegen::{Blockers, CellSet, NearSet};
 use super::moves::{Move, MoveList};
 use super::piece::{Cell, LionPower, Movement, UNLIMITED};
 use super::position::Position;
+use super::variant::direction_offset;
 
 impl Position {
     /// Every move of the piece `cell` on `from` in a variant where check does not matter, one
@@ -170,7 +171,7 @@ impl Position {
         let promotion = self.promotion_options(from, cell);
         let mut dirs = v.moves_of(us, cell.kind()).jump_rides;
         while dirs != 0 {
-            let offset = v.block_offsets[dirs.trailing_zeros() as usize % 16];
+            let offset = direction_offset(dirs.trailing_zeros());
             dirs &= dirs - 1;
             let step = |t: Square| Square((t.index() as isize + offset) as u16);
             // The ordinary ride; the jumps start from the piece that stops it.

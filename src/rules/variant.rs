@@ -5,7 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::OnceLock;
 
-use super::geometry::{Color, Geometry, Square, BOARD_CELLS, PAD};
+use super::geometry::{Color, Geometry, Square, BOARD_CELLS, PAD, STRIDE};
 use super::piece::{Cell, LionPower, Movement, Piece, PieceSpec, PieceType, KINDS, UNLIMITED};
 use super::piece::dirs;
 use super::variants;
@@ -29,6 +29,23 @@ pub enum PromotionRule {
     Entering,
     /// A move entering the zone, or a capture that starts or ends in it (chu, dai).
     EnteringOrCapture,
+}
+
+impl PromotionRule {
+    /// For a move starting in the zone or not: bit `to_in_zone + 2 * captures` set where this
+    /// rule lets the move promote.
+    fn allowed_cases(self, from_in_zone: bool) -> u8 {
+        (0..4).fold(0, |allowed, case| {
+            let (to_in_zone, captures) = (case & 1 != 0, case & 2 != 0);
+            let yes = match self {
+                PromotionRule::StartOrEnd => from_in_zone || to_in_zone,
+                PromotionRule::Entering => !from_in_zone && to_in_zone,
+                // Entering, or a capture that starts or ends in the zone.
+                PromotionRule::EnteringOrCapture => (to_in_zone && !from_in_zone) || (captures && (from_in_zone || to_in_zone)),
+            };
+            allowed | u8::from(yes) << case
+        })
+    }
 }
 
 /// How repeated positions end or restrict a game.
@@ -185,21 +202,36 @@ fn block_offset(bit: usize, reach: usize, stride: usize) -> isize {
     (row - reach as isize) * stride as isize + column - reach as isize
 }
 
+/// The bit of the king step `offset` in a [`FaceMoves`] direction set: the 3x3 block around
+/// a square laid out as in the mailbox, rows [`STRIDE`] bits apart, the block's first cell at
+/// bit 0.
+pub(crate) const fn direction_bit(offset: isize) -> usize {
+    (offset + STRIDE as isize + 1) as usize
+}
+
+/// The mailbox offset of a [`FaceMoves`] direction bit (the inverse of [`direction_bit`]).
+#[inline(always)]
+pub(crate) const fn direction_offset(bit: u32) -> isize {
+    bit as isize - (STRIDE as isize + 1)
+}
+
+const _: () = assert!(direction_bit(STRIDE as isize + 1) < 64, "a 3x3 block fits in 64 bits");
+
 /// One face's rides and leaps for one colour, as the move generator reads them. Directions
-/// are bits of a 3x3 block around the piece (bit `3 * row + column`, rows and columns counted
-/// from the lowest cell index; bit 4, the piece's own square, is never set), so that they can
-/// be matched at once against the open squares around it.
-#[derive(Copy, Clone, Debug, Default)]
+/// are bits of the 3x3 block around the piece as it lies in the mailbox rows (see
+/// [`direction_bit`]; the piece's own square is never set), so that they can be matched at
+/// once against 64 bits of a bit set over the mailbox read from the block's first cell.
+#[derive(Copy, Clone, Debug)]
 pub(crate) struct FaceMoves {
     /// Directions of its one-square moves.
-    pub steps: u16,
+    pub steps: u64,
     /// Directions of its rides longer than one square, except range-jumping ones.
-    pub rides: u16,
+    pub rides: u64,
     /// Directions of its unlimited rides that also range-jump (tenjiku-shogi.md §5.3).
-    pub jump_rides: u16,
-    /// `[direction]`: how many squares the ride along it goes at most (16 entries, so that a
-    /// direction taken modulo 16 needs no bounds check).
-    pub range: [u8; 16],
+    pub jump_rides: u64,
+    /// `[direction bit]`: how many squares the ride along it goes at most (64 entries, so that
+    /// a bit index taken modulo 64 needs no bounds check).
+    pub range: [u8; 64],
     /// Its jumps (leaps two squares away) as bits of the 5x5 block around the piece (bit
     /// `5 * row + column`, counted from the lowest cell index).
     pub jumps: u32,
@@ -209,6 +241,12 @@ pub(crate) struct FaceMoves {
     pub dead_ranks: u8,
     /// Whether it has nothing but rides and leaps, which never reach one square twice.
     pub plain: bool,
+}
+
+impl Default for FaceMoves {
+    fn default() -> FaceMoves {
+        FaceMoves { steps: 0, rides: 0, jump_rides: 0, range: [0; 64], jumps: 0, promotable: false, dead_ranks: 0, plain: false }
+    }
 }
 
 /// The geometric shapes of the board moves a variant can generate, seen from the mover's side
@@ -247,8 +285,6 @@ pub struct Variant {
     face_moves: Box<[[FaceMoves; KINDS]; 2]>,
     /// The walls around the board, as bits over the mailbox cells.
     pub(crate) wall_bits: [u64; CELL_WORDS],
-    /// `[direction]`: the mailbox offset of a [`FaceMoves`] direction.
-    pub(crate) block_offsets: [isize; 16],
     /// `[jump]`: the mailbox offset of a [`FaceMoves`] jump bit.
     pub(crate) jump_offsets: [isize; 32],
     /// Mailbox offsets of the 8 king directions, as [`KING_DIRS`] for Black.
@@ -260,6 +296,10 @@ pub struct Variant {
     /// `[colour]`: `(offset, kinds)`: a piece of one of `kinds` (bit set) standing `offset` away
     /// from a square attacks it by a jump.
     leap_attackers: [Vec<(isize, u128)>; 2],
+    /// Depth of the promotion zone in ranks.
+    pub(crate) zone_depth: u8,
+    /// `[from_in_zone]`: the cases [`PromotionRule::allowed_cases`] of the variant's rule.
+    pub(crate) promotion_cases: [u8; 2],
     /// `[colour][cell]`: rank index counted from that colour's far side (0 = its last rank).
     relative_ranks: [[u8; BOARD_CELLS]; 2],
     /// `[cell]`: column and row of on-board cells.
@@ -352,7 +392,7 @@ impl Variant {
             // Board rows grow towards Black, so Black's forward is a negative row step.
             dir_by_sign[(3 * (dx + 1) + (-f + 1)) as usize] = d as u8;
         }
-        let stride = geometry.stride;
+        let stride = STRIDE;
         let near_offsets = std::array::from_fn(|bit| block_offset(bit, NEAR_REACH, stride) as i16);
         let dead_ranks: Vec<usize> = spec.pieces.iter().map(|p| dead_ranks(&p.movement)).collect();
         assert!(faces.len() <= KINDS, "{}: more piece faces than a cell can hold", spec.title);
@@ -374,7 +414,7 @@ impl Variant {
                     }
                     // Rides along one direction reach what the longest of them reaches.
                     for (d, &range) in reach.iter().enumerate() {
-                        let bit = block_bit(king_dirs[d], 1, stride);
+                        let bit = direction_bit(king_dirs[d]);
                         match range {
                             0 => {}
                             1 => moves.steps |= 1 << bit,
@@ -389,7 +429,7 @@ impl Variant {
                         let offset = geometry.offset(color, dx, f);
                         assert!(dx.abs() <= 2 && f.abs() <= 2, "{}: a jump goes more than two squares", spec.title);
                         if king_dirs.contains(&offset) {
-                            moves.steps |= (1 << block_bit(offset, 1, stride)) & !(moves.rides | moves.jump_rides);
+                            moves.steps |= (1 << direction_bit(offset)) & !(moves.rides | moves.jump_rides);
                         } else {
                             moves.jumps |= 1 << block_bit(offset, 2, stride);
                         }
@@ -414,7 +454,6 @@ impl Variant {
                 wall_bits[i / 64] |= 1 << (i % 64);
             }
         }
-        let block_offsets = std::array::from_fn(|bit| if bit < 9 { block_offset(bit, 1, stride) } else { 0 });
         let jump_offsets = std::array::from_fn(|bit| if bit < 25 { block_offset(bit, 2, stride) } else { 0 });
         let cell_xy: Vec<(u8, u8)> = (0..geometry.cells())
             .map(|i| if geometry.on_board(i) { let (x, y) = geometry.xy(Square(i as u16)); (x as u8, y as u8) } else { (u8::MAX, u8::MAX) })
@@ -448,12 +487,13 @@ impl Variant {
             empty_board,
             face_moves,
             wall_bits,
-            block_offsets,
             jump_offsets,
             king_dirs,
             dir_by_sign,
             ride_reach,
             leap_attackers,
+            zone_depth: spec.zone_depth.min(u8::MAX as usize) as u8,
+            promotion_cases: [false, true].map(|from_in_zone| spec.promotion.allowed_cases(from_in_zone)),
             relative_ranks,
             cell_xy,
             near_bits,
