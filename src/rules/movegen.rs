@@ -6,7 +6,7 @@
 
 use super::geometry::{Color, Square};
 use super::moves::{Move, MoveList};
-use super::piece::{Cell, PieceType};
+use super::piece::{Cell, PieceType, KINDS};
 use super::position::{Position, MAX_HAND_TYPES};
 use super::geometry::{BOARD_CELLS, MAX_CELLS, STRIDE};
 use super::variant::{direction_offset, FaceMoves, Legality, Variant, CELL_WORDS, NEAR_REACH, NEAR_SPAN};
@@ -66,20 +66,22 @@ impl Position {
         let v = self.variant();
         let us = self.side_to_move();
         let blockers = &Blockers::new(self, us);
+        let faces = v.faces_of(us);
         let mut can_pass = false;
         for from in self.squares_of(us) {
             let cell = self.cell(from);
+            let moves = &faces[cell.kind() % KINDS];
             match king {
-                None if v.moves_of(us, cell.kind()).plain => self.piece_moves(out, from, cell, blockers, |_| true),
-                None => can_pass |= self.large_piece_moves(out, from, cell, blockers),
+                None if moves.plain => self.piece_moves(out, from, us, moves, blockers, |_| true),
+                None => can_pass |= self.large_piece_moves(out, from, cell, moves, blockers),
                 Some((k, _)) if k == from => {
-                    self.piece_moves(out, from, cell, blockers, |to| !self.attacked_ignoring(to, us.opponent(), Some(k)))
+                    self.piece_moves(out, from, us, moves, blockers, |to| !self.attacked_ignoring(to, us.opponent(), Some(k)))
                 }
                 Some((_, safety)) if safety.checkers >= 2 => {}
                 Some((k, safety)) => match (safety.pin_direction(from), safety.checkers) {
-                    (None, 0) => self.piece_moves(out, from, cell, blockers, |_| true),
-                    (None, _) => self.piece_moves(out, from, cell, blockers, |to| safety.answers_check(to)),
-                    (Some(d), _) => self.piece_moves(out, from, cell, blockers, |to| {
+                    (None, 0) => self.piece_moves(out, from, us, moves, blockers, |_| true),
+                    (None, _) => self.piece_moves(out, from, us, moves, blockers, |to| safety.answers_check(to)),
+                    (Some(d), _) => self.piece_moves(out, from, us, moves, blockers, |to| {
                         safety.answers_check(to) && v.direction(k, to) == Some(d)
                     }),
                 },
@@ -90,13 +92,20 @@ impl Position {
         }
     }
 
-    /// The moves of the piece `cell` on `from` to the squares `accept` lets through.
-    /// `blockers` are the squares of the mover's own pieces and the walls.
+    /// The steps, rides and jumps (`moves`) of the piece of colour `us` on `from` to the
+    /// squares `accept` lets through. `blockers` are the squares of the mover's own pieces and
+    /// the walls.
     #[inline(always)]
-    pub(super) fn piece_moves(&self, out: &mut MoveList, from: Square, cell: Cell, blockers: &Blockers, mut accept: impl FnMut(Square) -> bool) {
+    pub(super) fn piece_moves(
+        &self,
+        out: &mut MoveList,
+        from: Square,
+        us: Color,
+        moves: &FaceMoves,
+        blockers: &Blockers,
+        mut accept: impl FnMut(Square) -> bool,
+    ) {
         let v = self.variant();
-        let us = cell.color();
-        let moves = v.moves_of(us, cell.kind());
         let promotion = PromotionOptions::new(v, moves, from, us);
         let open = blockers.open_dirs(from);
         let s = from.index() as isize;
@@ -354,7 +363,8 @@ impl Blockers {
         set[w % BLOCKER_WORDS] >> b | (set[(w + 1) % BLOCKER_WORDS] << 1) << (63 - b)
     }
 
-    /// The squares next to `from` that are open, as [`FaceMoves`] direction bits.
+    /// The squares next to `from` that are open, as [`FaceMoves`] direction bits (the bits
+    /// outside the 3x3 block mean nothing: a face's directions mask them off).
     #[inline(always)]
     pub(super) fn open_dirs(&self, from: Square) -> u64 {
         !Self::read(&self.blocked, from.index() + PADDING_BITS - STRIDE - 1)

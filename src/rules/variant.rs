@@ -643,7 +643,13 @@ impl Variant {
     /// The steps, rides and jumps of a piece face.
     #[inline]
     pub(crate) fn moves_of(&self, color: Color, kind: usize) -> &FaceMoves {
-        &self.face_moves[color.index()][kind % KINDS]
+        &self.faces_of(color)[kind % KINDS]
+    }
+
+    /// The steps, rides and jumps of every face of `color`'s pieces, by face.
+    #[inline]
+    pub(crate) fn faces_of(&self, color: Color) -> &[FaceMoves; KINDS] {
+        &self.face_moves[color.index()]
     }
 
 
