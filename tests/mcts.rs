@@ -105,36 +105,6 @@ fn search_captures_a_hanging_king_in_chu_shogi() {
 }
 
 #[test]
-fn a_search_for_play_never_hangs_its_only_king() {
-    let id = VariantId::ChuShogi;
-    // White's rook on 5a sees the whole 5 file: three of the Black king's eight steps from 6h
-    // (5g, 5h, 5i) let it be taken at once, which is legal in chu shogi.
-    let text = board(id, &[("6h", "K"), ("1j", "P"), ("5a", "r"), ("12a", "k")], "b", "-");
-    let g = game(id, &text);
-    let hanging: Vec<_> = ["6h5g", "6h5h", "6h5i"].iter().map(|m| mv(id, m)).collect();
-    assert!(hanging.iter().all(|m| g.legal_moves().contains(m)));
-    for root in [RootSelection::Puct, RootSelection::Gumbel] {
-        for (simulations, seed) in [(1, 1), (4, 2), (64, 3)] {
-            let mut search = Search::new(g.clone(), config(root));
-            run(&mut search, simulations, false, seed);
-            let best = search.best_move().unwrap();
-            assert!(!hanging.contains(&best), "{root:?} {simulations}: {best:?} hangs the king");
-            for (m, _, _) in search.root_moves() {
-                let prior = search.tree().node(search.tree().node(ROOT).children().find(|&c| search.tree().node(c).mv == m).unwrap()).prior;
-                assert_eq!(prior == 0.0, hanging.contains(&m), "{root:?}: prior {prior} of {m:?}");
-            }
-        }
-    }
-    // Where every move hangs the king, none is ruled out: White's reverse chariot on 1l gives
-    // check along the 1 file, its rook on 2l covers 2a and 2b, and the pawn's move does nothing
-    // about the check.
-    let text = board(id, &[("1a", "K"), ("10j", "P"), ("2l", "r"), ("1l", "(rc)"), ("12l", "k")], "b", "-");
-    let mut search = Search::new(game(id, &text), config(RootSelection::Puct));
-    run(&mut search, 30, false, 4);
-    assert!(search.tree().node(ROOT).children().all(|c| search.tree().node(c).prior > 0.0));
-}
-
-#[test]
 fn search_burns_the_last_king_in_tenjiku_shogi() {
     let id = VariantId::TenjikuShogi;
     // Black's fire demon on 12h can ride diagonally to 8d, next to White's lone king on 8c, and

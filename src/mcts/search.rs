@@ -10,7 +10,6 @@ use rand_distr::{Distribution, Gamma, Gumbel};
 use super::config::{RootSelection, SearchConfig};
 use super::tree::{NodeId, NodeState, Tree, ROOT};
 use crate::nn::Evaluation;
-use crate::rules::variant::Legality;
 use crate::rules::{Color, Game, Move, MoveList};
 
 /// A search over the future of one game.
@@ -197,9 +196,6 @@ impl Search {
             self.tree.node_mut(id).state = NodeState::Terminal(1.0);
             return;
         }
-        if !self.explore {
-            self.rule_out_hanging_royal();
-        }
         let children = self.tree.node(ROOT).children();
         let n = children.len();
         match self.config.root {
@@ -249,35 +245,6 @@ impl Search {
             let mut game = self.root_game.clone();
             game.play(mv).is_ok() && game.outcome().is_some_and(|o| o.winner == Some(mover))
         })
-    }
-
-    /// Marks lost, with no prior, the root children whose move leaves the mover's only royal
-    /// piece where the opponent can take it at once (legal in the variants where check does
-    /// not matter), unless every move does. Searches for play only: self-play learns from its
-    /// own mistakes, and a search for play can afford one attack test per move.
-    fn rule_out_hanging_royal(&mut self) {
-        let position = self.root_game.position();
-        if position.variant().spec.legality == Legality::SelfCheckIllegal {
-            return;
-        }
-        let mover = position.side_to_move();
-        let hanging: Vec<NodeId> = self
-            .tree
-            .node(ROOT)
-            .children()
-            .filter(|&id| {
-                let after = position.after(self.tree.node(id).mv);
-                after.royal_count(mover) == 1 && after.in_check(mover)
-            })
-            .collect();
-        if hanging.len() == self.tree.node(ROOT).child_count as usize {
-            return;
-        }
-        for id in hanging {
-            let node = self.tree.node_mut(id);
-            node.prior = 0.0;
-            node.state = NodeState::Terminal(-1.0);
-        }
     }
 
     /// The child the next simulation goes through.
