@@ -189,17 +189,17 @@ pub(crate) const CELL_WORDS: usize = BOARD_CELLS / 64;
 /// The bit of mailbox offset `offset` (at most `reach` king steps) in the block of squares
 /// within `reach` king steps of the origin: bit `span * row + column`, rows and columns counted
 /// from the lowest cell index, where `span = 2 * reach + 1`.
-fn block_bit(offset: isize, reach: usize, stride: usize) -> usize {
-    let (reach, stride) = (reach as isize, stride as isize);
+fn block_bit(offset: isize, reach: usize) -> usize {
+    let (reach, stride) = (reach as isize, STRIDE as isize);
     let shifted = offset + reach * (stride + 1);
     ((2 * reach + 1) * shifted.div_euclid(stride) + shifted.rem_euclid(stride)) as usize
 }
 
 /// The mailbox offset of bit `bit` of such a block (the inverse of [`block_bit`]).
-fn block_offset(bit: usize, reach: usize, stride: usize) -> isize {
+fn block_offset(bit: usize, reach: usize) -> isize {
     let span = 2 * reach + 1;
     let (row, column) = ((bit / span) as isize, (bit % span) as isize);
-    (row - reach as isize) * stride as isize + column - reach as isize
+    (row - reach as isize) * STRIDE as isize + column - reach as isize
 }
 
 /// The bit of the king step `offset` in a [`FaceMoves`] direction set: the 3x3 block around
@@ -392,8 +392,7 @@ impl Variant {
             // Board rows grow towards Black, so Black's forward is a negative row step.
             dir_by_sign[(3 * (dx + 1) + (-f + 1)) as usize] = d as u8;
         }
-        let stride = STRIDE;
-        let near_offsets = std::array::from_fn(|bit| block_offset(bit, NEAR_REACH, stride) as i16);
+        let near_offsets = std::array::from_fn(|bit| block_offset(bit, NEAR_REACH) as i16);
         let dead_ranks: Vec<usize> = spec.pieces.iter().map(|p| dead_ranks(&p.movement)).collect();
         assert!(faces.len() <= KINDS, "{}: more piece faces than a cell can hold", spec.title);
         let mut face_moves = Box::new([[FaceMoves::default(); KINDS]; 2]);
@@ -431,7 +430,7 @@ impl Variant {
                         if king_dirs.contains(&offset) {
                             moves.steps |= (1 << direction_bit(offset)) & !(moves.rides | moves.jump_rides);
                         } else {
-                            moves.jumps |= 1 << block_bit(offset, 2, stride);
+                            moves.jumps |= 1 << block_bit(offset, 2);
                         }
                         // A jumper `offset` before the target square attacks it.
                         match leap_attackers[c].iter_mut().find(|(o, _)| *o == offset) {
@@ -454,7 +453,7 @@ impl Variant {
                 wall_bits[i / 64] |= 1 << (i % 64);
             }
         }
-        let jump_offsets = std::array::from_fn(|bit| if bit < 25 { block_offset(bit, 2, stride) } else { 0 });
+        let jump_offsets = std::array::from_fn(|bit| if bit < 25 { block_offset(bit, 2) } else { 0 });
         let cell_xy: Vec<(u8, u8)> = (0..geometry.cells())
             .map(|i| if geometry.on_board(i) { let (x, y) = geometry.xy(Square(i as u16)); (x as u8, y as u8) } else { (u8::MAX, u8::MAX) })
             .collect();
@@ -465,10 +464,10 @@ impl Variant {
             }
             ranks
         });
-        let near_origin = NEAR_REACH * (stride + 1);
+        let near_origin = NEAR_REACH * (STRIDE + 1);
         let mut near_bits = vec![u8::MAX; 2 * near_origin + 1];
         for bit in 0..NEAR_SPAN * NEAR_SPAN {
-            near_bits[(near_origin as isize + block_offset(bit, NEAR_REACH, stride)) as usize] = bit as u8;
+            near_bits[(near_origin as isize + block_offset(bit, NEAR_REACH)) as usize] = bit as u8;
         }
         let pawn = spec.pieces.iter().position(|p| p.abbr == "P").map(|i| PieceType(i as u8));
         let hand_types: Vec<PieceType> = if spec.drops {
