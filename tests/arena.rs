@@ -149,9 +149,11 @@ fn player_specs_parse_and_print() {
     let xboard: PlayerSpec = "xboard:hachu?variant=chu&memory=16&depth=3".parse().unwrap();
     let PlayerSpec::Xboard(EngineSpec { variant, memory_mb, depth, .. }) = &xboard else { panic!("{xboard:?}") };
     assert_eq!((variant.as_deref(), *memory_mb, *depth), (Some("chu"), 16, Some(3)));
-    assert_eq!("models/shogi/run/step-10.json".parse::<PlayerSpec>().unwrap(), PlayerSpec::Checkpoint(PathBuf::from("models/shogi/run/step-10.json")));
+    assert_eq!("models/shogi/run/step-10.json".parse::<PlayerSpec>().unwrap(), PlayerSpec::Checkpoint { path: PathBuf::from("models/shogi/run/step-10.json"), royal_guard: true });
+    let unguarded: PlayerSpec = "models/chu-shogi/default?royal_guard=off".parse().unwrap();
+    assert_eq!(unguarded, PlayerSpec::Checkpoint { path: PathBuf::from("models/chu-shogi/default"), royal_guard: false });
     // Printing and reading back gives the same spec.
-    for spec in [PlayerSpec::Random, PlayerSpec::AlphaBeta { depth: 2 }, usi, xboard] {
+    for spec in [PlayerSpec::Random, PlayerSpec::AlphaBeta { depth: 2 }, usi, xboard, unguarded] {
         assert_eq!(spec.to_string().parse::<PlayerSpec>().unwrap(), spec);
     }
 }
@@ -166,7 +168,7 @@ fn bad_player_specs_are_refused() {
     }
     assert!(matches!(err("usi:"), SpecError::MissingCommand(_)));
     assert!(matches!(err("xboard:  ?movetime=5"), SpecError::MissingCommand(_)));
-    for bad in ["usi:e?movetime", "usi:e?movetime=0", "usi:e?movetime=x", "usi:e?bogus=1", "usi:e?variant=chu", "xboard:e?nodes=5", "usi:e?option.=1"] {
+    for bad in ["usi:e?movetime", "usi:e?movetime=0", "usi:e?movetime=x", "usi:e?bogus=1", "usi:e?variant=chu", "xboard:e?nodes=5", "usi:e?option.=1", "run/a?royal_guard=no", "run/a?sims=5", "run/a?royal_guard"] {
         assert!(matches!(err(bad), SpecError::BadParam { .. }), "{bad}");
     }
     let message = err("alphabeta:x").to_string();
@@ -595,9 +597,9 @@ fn ladder_rates_every_checkpoint_in_step_order() {
     // Stand-ins for checkpoints: stronger players at later steps.
     let make_player = |spec: &PlayerSpec| -> Result<Arc<dyn PlayerFactory>, PlayerError> {
         let spec = match spec {
-            PlayerSpec::Checkpoint(path) if path.ends_with("step-3.json") => PlayerSpec::Random,
-            PlayerSpec::Checkpoint(path) if path.ends_with("step-20.json") => PlayerSpec::AlphaBeta { depth: 1 },
-            PlayerSpec::Checkpoint(_) => PlayerSpec::AlphaBeta { depth: 2 },
+            PlayerSpec::Checkpoint { path, .. } if path.ends_with("step-3.json") => PlayerSpec::Random,
+            PlayerSpec::Checkpoint { path, .. } if path.ends_with("step-20.json") => PlayerSpec::AlphaBeta { depth: 1 },
+            PlayerSpec::Checkpoint { .. } => PlayerSpec::AlphaBeta { depth: 2 },
             other => other.clone(),
         };
         factory(&spec, SHOGI)

@@ -9,8 +9,9 @@ use std::sync::atomic::AtomicBool;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use shogi_zero::mcts::tree::ROOT;
+use shogi_zero::mcts::mate::find_mate;
 use shogi_zero::mcts::{Engine, Evaluator, Limits, RootSelection, Search, SearchConfig, UniformEvaluator};
-use shogi_zero::rules::{Game, GameRules, Position, VariantId};
+use shogi_zero::rules::{Color, Game, GameRules, Position, VariantId};
 
 use common::{board, game, mv};
 
@@ -28,8 +29,48 @@ fn run(search: &mut Search, simulations: u32, explore: bool, seed: u64) {
     }
 }
 
+/// The tree search alone: without the root mate search, which would find the test mates before
+/// the tree does.
 fn config(root: RootSelection) -> SearchConfig {
-    SearchConfig { root, ..SearchConfig::default() }
+    SearchConfig { root, mate_search_plies: 0, ..SearchConfig::default() }
+}
+
+/// White's king on 1a, his knight on 3a; Black's silver on 3b, a gold and a lance in hand. No
+/// mate in one; G*2a (protected by the silver) leaves only K1b (1b is the one square neither the
+/// gold nor the silver covers), and then a lance dropped on the 1 file below 1c mates: 1a and 2b
+/// are the gold's, 2c the silver's, and White has nothing to interpose.
+const SHOGI_MATE_IN_THREE: &str = "6n1k/6S2/9/9/9/9/9/9/4K4 b GL 1";
+
+#[test]
+fn the_mate_search_finds_the_mate_in_three_and_its_only_first_move() {
+    let id = VariantId::Shogi;
+    let start = game(id, SHOGI_MATE_IN_THREE);
+    let pos = start.position();
+    assert_eq!(find_mate(pos, 1), None);
+    assert_eq!(find_mate(pos, 0), None);
+    let first = mv(id, "G*2a");
+    let line = find_mate(pos, 3).expect("a mate in three");
+    assert_eq!(line[..2], [first, mv(id, "1a1b")]);
+    let after = pos.after(first);
+    assert_eq!(after.legal_moves(), vec![mv(id, "1a1b")]);
+    let reply = after.after(mv(id, "1a1b"));
+    assert_eq!(find_mate(&reply, 1).unwrap(), line[2..]);
+    let mated = reply.after(line[2]);
+    assert!(mated.legal_moves().is_empty() && mated.in_check(Color::White), "{:?}", line[2]);
+    // A lance dropped on 1c is no mate: the king takes it.
+    assert!(!reply.after(mv(id, "L*1c")).legal_moves().is_empty());
+    // Every search plays it at once, at any budget, and learns it as the only move.
+    for root in [RootSelection::Puct, RootSelection::Gumbel] {
+        let mut search = Search::new(start.clone(), SearchConfig { root, ..SearchConfig::default() });
+        run(&mut search, 1, true, 1);
+        assert_eq!(search.best_move(), Some(first), "{root:?}");
+        assert_eq!(search.policy_target(), vec![(first, 1.0)], "{root:?}");
+        assert_eq!(search.root_wdl(), [1.0, 0.0, 0.0]);
+        assert_eq!(search.principal_variation(), line);
+    }
+    // In the variants where the royal pieces are captured, the search for mates is not used.
+    let chu = game(VariantId::ChuShogi, &board(VariantId::ChuShogi, &[("6h", "K"), ("1a", "k"), ("2c", "G")], "b", "-"));
+    assert_eq!(find_mate(chu.position(), 3), None);
 }
 
 #[test]
@@ -102,6 +143,46 @@ fn search_captures_a_hanging_king_in_chu_shogi() {
     let mut search = Search::new(game(id, &text), config(RootSelection::Puct));
     run(&mut search, 50, false, 3);
     assert_eq!(search.simulations(), 50);
+}
+
+#[test]
+fn a_search_for_play_never_hangs_its_only_king() {
+    let id = VariantId::ChuShogi;
+    // White's rook on 5a sees the whole 5 file: three of the Black king's eight steps from 6h
+    // (5g, 5h, 5i) let it be taken at once, which is legal in chu shogi.
+    let text = board(id, &[("6h", "K"), ("1j", "P"), ("5a", "r"), ("12a", "k")], "b", "-");
+    let g = game(id, &text);
+    let hanging: Vec<_> = ["6h5g", "6h5h", "6h5i"].iter().map(|m| mv(id, m)).collect();
+    assert!(hanging.iter().all(|m| g.legal_moves().contains(m)));
+    let prior_of = |search: &Search, m| {
+        let tree = search.tree();
+        tree.node(tree.node(ROOT).children().find(|&c| tree.node(c).mv == m).unwrap()).prior
+    };
+    for root in [RootSelection::Puct, RootSelection::Gumbel] {
+        for (simulations, seed) in [(1, 1), (4, 2), (64, 3)] {
+            let mut search = Search::new(g.clone(), config(root));
+            run(&mut search, simulations, false, seed);
+            let best = search.best_move().unwrap();
+            assert!(!hanging.contains(&best), "{root:?} {simulations}: {best:?} hangs the king");
+            for (m, _, _) in search.root_moves() {
+                let prior = prior_of(&search, m);
+                assert_eq!(prior == 0.0, hanging.contains(&m), "{root:?}: prior {prior} of {m:?}");
+            }
+        }
+        // Self-play searches and searches with the guard off leave every move its prior.
+        for (explore, royal_guard) in [(true, true), (false, false)] {
+            let mut search = Search::new(g.clone(), SearchConfig { royal_guard, ..config(root) });
+            run(&mut search, 8, explore, 5);
+            assert!(hanging.iter().all(|&m| prior_of(&search, m) > 0.0), "{root:?} explore {explore} guard {royal_guard}");
+        }
+    }
+    // Where every move hangs the king, none is ruled out: White's reverse chariot on 1l gives
+    // check along the 1 file, its rook on 2l covers 2a and 2b, and the pawn's move does nothing
+    // about the check.
+    let text = board(id, &[("1a", "K"), ("10j", "P"), ("2l", "r"), ("1l", "(rc)"), ("12l", "k")], "b", "-");
+    let mut search = Search::new(game(id, &text), config(RootSelection::Puct));
+    run(&mut search, 30, false, 4);
+    assert!(search.tree().node(ROOT).children().all(|c| search.tree().node(c).prior > 0.0));
 }
 
 #[test]

@@ -101,7 +101,7 @@ pub fn run_ladder(
     let mut rows = Vec::new();
     let mut previous: Option<(Arc<dyn PlayerFactory>, f64)> = None;
     for (i, (step, path)) in steps.iter().enumerate() {
-        let candidate = build(&PlayerSpec::Checkpoint(path.clone()))?;
+        let candidate = build(&PlayerSpec::Checkpoint { path: path.clone(), royal_guard: true })?;
         let mut anchor_rating = None;
         if let Some(anchor) = &anchor {
             let report = ladder_match(config, &format!("step-{step}-vs-anchor"), i, [candidate.clone(), anchor.clone()])?;

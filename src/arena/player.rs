@@ -7,7 +7,8 @@
 //! - `usi:<command>[?key=value&key=value...]`: an outside engine speaking USI.
 //! - `xboard:<command>[?key=value&...]`: an outside engine speaking xboard/CECP version 2.
 //! - anything containing `/` or ending in `.json`, or an existing path: a checkpoint (a
-//!   `step-N.json` metadata file or a run folder).
+//!   `step-N.json` metadata file or a run folder), searched with the default search settings;
+//!   `<path>?royal_guard=off` turns the royal guard off (see [`crate::mcts::SearchConfig`]).
 //!
 //! The engine command is split at spaces (`usi:fairy-stockfish --flag`); a bare name is looked up
 //! on `PATH` and then in `/usr/games` (where Debian installs engines). Keys after `?`:
@@ -226,8 +227,9 @@ pub enum PlayerSpec {
     AlphaBeta { depth: u32 },
     Usi(EngineSpec),
     Xboard(EngineSpec),
-    /// A checkpoint: a `step-N.json` metadata file or a run folder.
-    Checkpoint(PathBuf),
+    /// A checkpoint: a `step-N.json` metadata file or a run folder, and whether its search
+    /// keeps the royal guard ([`crate::mcts::SearchConfig::royal_guard`]).
+    Checkpoint { path: PathBuf, royal_guard: bool },
 }
 
 impl FromStr for PlayerSpec {
@@ -249,9 +251,23 @@ impl FromStr for PlayerSpec {
         if let Some(body) = text.strip_prefix("xboard:") {
             return EngineSpec::parse(Protocol::Xboard, text, body).map(PlayerSpec::Xboard);
         }
-        let path = Path::new(text);
-        if text.contains('/') || text.ends_with(".json") || (!text.is_empty() && path.exists()) {
-            return Ok(PlayerSpec::Checkpoint(path.to_path_buf()));
+        let (path_text, params) = match text.split_once('?') {
+            Some((path, params)) if !Path::new(text).exists() => (path, Some(params)),
+            _ => (text, None),
+        };
+        let path = Path::new(path_text);
+        if path_text.contains('/') || path_text.ends_with(".json") || (!path_text.is_empty() && path.exists()) {
+            let mut royal_guard = true;
+            for param in params.into_iter().flat_map(|p| p.split('&')) {
+                let bad = |reason: &str| SpecError::BadParam { spec: text.to_string(), param: param.to_string(), reason: reason.to_string() };
+                royal_guard = match param.split_once('=') {
+                    Some(("royal_guard", "on")) => true,
+                    Some(("royal_guard", "off")) => false,
+                    Some(("royal_guard", _)) => return Err(bad("use royal_guard=on or royal_guard=off")),
+                    _ => return Err(bad("a checkpoint takes only royal_guard=on|off")),
+                };
+            }
+            return Ok(PlayerSpec::Checkpoint { path: path.to_path_buf(), royal_guard });
         }
         Err(SpecError::Unknown(text.to_string()))
     }
@@ -280,7 +296,13 @@ impl fmt::Display for PlayerSpec {
                 }
                 Ok(())
             }
-            PlayerSpec::Checkpoint(path) => write!(f, "{}", path.display()),
+            PlayerSpec::Checkpoint { path, royal_guard } => {
+                write!(f, "{}", path.display())?;
+                if !royal_guard {
+                    f.write_str("?royal_guard=off")?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -298,8 +320,9 @@ pub fn factory(spec: &PlayerSpec, variant: VariantId) -> FactoryResult {
         PlayerSpec::Usi(engine) | PlayerSpec::Xboard(engine) => {
             Arc::new(super::engine::EngineFactory::new(name, engine.clone(), variant)?)
         }
-        PlayerSpec::Checkpoint(path) => {
-            Arc::new(super::network_player::NetworkFactory::load(name, path, variant, crate::mcts::SearchConfig::default())?)
+        PlayerSpec::Checkpoint { path, royal_guard } => {
+            let search = crate::mcts::SearchConfig { royal_guard: *royal_guard, ..crate::mcts::SearchConfig::default() };
+            Arc::new(super::network_player::NetworkFactory::load(name, path, variant, search)?)
         }
     })
 }

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::mate::MAX_MATE_PLIES;
 use crate::nn::config::InvalidField;
 
 /// How the root chooses which moves to search.
@@ -47,10 +48,18 @@ pub struct SearchConfig {
     pub gumbel_c_visit: f32,
     /// Gumbel: see `gumbel_c_visit`.
     pub gumbel_c_scale: f32,
+    /// Plies of the forced-mate search at the root in shogi (0, 1, 3 or 5; see
+    /// [`super::mate`]): a mate found is played at once, whatever the budget.
+    pub mate_search_plies: u32,
+    /// Searches for play (not self-play) rule out root moves that leave the mover's only royal
+    /// piece where the opponent can take it at once (the large variants allow such moves),
+    /// unless every move does.
+    pub royal_guard: bool,
 }
 
 impl Default for SearchConfig {
-    /// KataGo's and the Gumbel paper's published values.
+    /// KataGo's and the Gumbel paper's published values; mates in three searched, the royal
+    /// guard on.
     fn default() -> SearchConfig {
         SearchConfig {
             root: RootSelection::Puct,
@@ -64,6 +73,8 @@ impl Default for SearchConfig {
             gumbel_considered: 16,
             gumbel_c_visit: 50.0,
             gumbel_c_scale: 0.1,
+            mate_search_plies: 3,
+            royal_guard: true,
         }
     }
 }
@@ -92,6 +103,8 @@ impl SearchConfig {
         check("gumbel_considered", (1..=4096).contains(&m), "between 1 and 4096", m.to_string())?;
         non_negative("gumbel_c_visit", self.gumbel_c_visit)?;
         positive("gumbel_c_scale", self.gumbel_c_scale)?;
+        let m = self.mate_search_plies;
+        check("mate_search_plies", m == 0 || (m % 2 == 1 && m <= MAX_MATE_PLIES), "0, 1, 3 or 5", m.to_string())?;
         Ok(())
     }
 }

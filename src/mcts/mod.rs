@@ -6,11 +6,13 @@
 //! - [`tree`]: nodes and children stored side by side in one vector.
 //! - [`search`]: one search, driven one simulation at a time (PUCT or Gumbel root).
 //! - [`evaluator`]: the network (through the inference server) or uniform priors.
+//! - [`mate`]: the forced-mate search at the root (shogi).
 //! - [`engine`]: a model served for many engines, and an engine that thinks within limits.
 
 pub mod config;
 pub mod engine;
 pub mod evaluator;
+pub mod mate;
 pub mod search;
 pub mod tree;
 

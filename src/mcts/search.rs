@@ -8,8 +8,10 @@ use rand::Rng;
 use rand_distr::{Distribution, Gamma, Gumbel};
 
 use super::config::{RootSelection, SearchConfig};
+use super::mate;
 use super::tree::{NodeId, NodeState, Tree, ROOT};
 use crate::nn::Evaluation;
+use crate::rules::variant::Legality;
 use crate::rules::{Color, Game, Move, MoveList};
 
 /// A search over the future of one game.
@@ -36,9 +38,11 @@ pub struct Search {
     /// Gumbel root: the noise of each root child and the visit schedule of sequential halving.
     gumbel: Vec<f32>,
     schedule: Vec<u32>,
-    /// A root child whose move captures and wins the game at once (found when the root is
+    /// A root child whose move wins the game at once or mates by force (found when the root is
     /// prepared); the search then stops and plays it.
     winning: Option<NodeId>,
+    /// The line of the forced mate that `winning` starts, when the mate search found it.
+    mate_line: Vec<Move>,
     /// Deepest leaf reached and the sum of leaf depths, for reports.
     max_depth: usize,
     depth_sum: u64,
@@ -62,6 +66,7 @@ impl Search {
             gumbel: Vec::new(),
             schedule: Vec::new(),
             winning: None,
+            mate_line: Vec::new(),
             max_depth: 0,
             depth_sum: 0,
         }
@@ -89,6 +94,7 @@ impl Search {
         self.explore = explore;
         self.root_prepared = false;
         self.winning = None;
+        self.mate_line.clear();
         self.max_depth = 0;
         self.depth_sum = 0;
     }
@@ -191,10 +197,12 @@ impl Search {
     /// and plans sequential halving (Gumbel).
     fn prepare_root(&mut self, rng: &mut impl Rng) {
         self.root_prepared = true;
-        self.winning = self.winning_capture();
-        if let Some(id) = self.winning {
-            self.tree.node_mut(id).state = NodeState::Terminal(1.0);
+        self.winning = self.winning_capture().or_else(|| self.mating_move());
+        if self.winning.is_some() {
             return;
+        }
+        if self.config.royal_guard && !self.explore {
+            self.rule_out_hanging_royal();
         }
         let children = self.tree.node(ROOT).children();
         let n = children.len();
@@ -245,6 +253,50 @@ impl Search {
             let mut game = self.root_game.clone();
             game.play(mv).is_ok() && game.outcome().is_some_and(|o| o.winner == Some(mover))
         })
+    }
+
+    /// The root child that starts a forced mate (shogi, [`mate::find_mate`]), unless playing it
+    /// would end the game otherwise (a fourth repetition by perpetual check); the mate's line is
+    /// kept for the principal variation.
+    fn mating_move(&mut self) -> Option<NodeId> {
+        let line = mate::find_mate(self.root_game.position(), self.config.mate_search_plies)?;
+        let mut game = self.root_game.clone();
+        game.play(line[0]).ok()?;
+        if game.outcome().is_some_and(|o| o.winner != Some(self.side_to_move())) {
+            return None;
+        }
+        let child = self.tree.child(ROOT, line[0]);
+        self.mate_line = line;
+        child
+    }
+
+    /// Marks lost, with no prior, the root children whose move leaves the mover's only royal
+    /// piece where the opponent can take it at once (legal in the variants where check does not
+    /// matter), unless every move does. Searches for play only: self-play learns from its own
+    /// mistakes.
+    fn rule_out_hanging_royal(&mut self) {
+        let position = self.root_game.position();
+        if position.variant().spec.legality != Legality::RoyalCapture {
+            return;
+        }
+        let mover = position.side_to_move();
+        let hanging: Vec<NodeId> = self
+            .tree
+            .node(ROOT)
+            .children()
+            .filter(|&id| {
+                let after = position.after(self.tree.node(id).mv);
+                after.royal_count(mover) == 1 && after.in_check(mover)
+            })
+            .collect();
+        if hanging.len() == self.tree.node(ROOT).child_count as usize {
+            return;
+        }
+        for id in hanging {
+            let node = self.tree.node_mut(id);
+            node.prior = 0.0;
+            node.state = NodeState::Terminal(-1.0);
+        }
     }
 
     /// The child the next simulation goes through.
@@ -493,8 +545,12 @@ impl Search {
         [win, draw, loss]
     }
 
-    /// The principal variation: most-visited children from the root down.
+    /// The principal variation: the winning move (and the line of a forced mate) when one was
+    /// found at the root, else the most-visited children from the root down.
     pub fn principal_variation(&self) -> Vec<Move> {
+        if let Some(id) = self.winning {
+            return if self.mate_line.is_empty() { vec![self.tree.node(id).mv] } else { self.mate_line.clone() };
+        }
         let mut pv = Vec::new();
         let mut id = ROOT;
         while let Some(best) = self.tree.node(id).children().filter(|&c| self.tree.node(c).visits > 0).max_by_key(|&c| self.tree.node(c).visits) {
@@ -532,6 +588,7 @@ impl Search {
         };
         self.root_prepared = false;
         self.winning = None;
+        self.mate_line.clear();
         self.gumbel.clear();
         Ok(())
     }
