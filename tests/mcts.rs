@@ -169,12 +169,10 @@ fn a_search_for_play_never_hangs_its_only_king() {
                 assert_eq!(prior == 0.0, hanging.contains(&m), "{root:?}: prior {prior} of {m:?}");
             }
         }
-        // Self-play searches and searches with the guard off leave every move its prior.
-        for (explore, royal_guard) in [(true, true), (false, false)] {
-            let mut search = Search::new(g.clone(), SearchConfig { royal_guard, ..config(root) });
-            run(&mut search, 8, explore, 5);
-            assert!(hanging.iter().all(|&m| prior_of(&search, m) > 0.0), "{root:?} explore {explore} guard {royal_guard}");
-        }
+        // With the guard off (as in self-play) every move keeps its prior.
+        let mut search = Search::new(g.clone(), SearchConfig { royal_guard: false, ..config(root) });
+        run(&mut search, 8, false, 5);
+        assert!(hanging.iter().all(|&m| prior_of(&search, m) > 0.0), "{root:?} without the guard");
     }
     // Where every move hangs the king, none is ruled out: White's reverse chariot on 1l gives
     // check along the 1 file, its rook on 2l covers 2a and 2b, and the pawn's move does nothing

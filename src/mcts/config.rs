@@ -51,9 +51,9 @@ pub struct SearchConfig {
     /// Plies of the forced-mate search at the root in shogi (0, 1, 3 or 5; see
     /// [`super::mate`]): a mate found is played at once, whatever the budget.
     pub mate_search_plies: u32,
-    /// Searches for play (not self-play) rule out root moves that leave the mover's only royal
-    /// piece where the opponent can take it at once (the large variants allow such moves),
-    /// unless every move does.
+    /// Root moves that leave the mover's only royal piece where the opponent can take it at
+    /// once (the large variants allow such moves) are ruled out, unless every move does. For
+    /// play: self-play always turns it off.
     pub royal_guard: bool,
 }
 

@@ -201,7 +201,7 @@ impl Search {
         if self.winning.is_some() {
             return;
         }
-        if self.config.royal_guard && !self.explore {
+        if self.config.royal_guard {
             self.rule_out_hanging_royal();
         }
         let children = self.tree.node(ROOT).children();
@@ -272,8 +272,7 @@ impl Search {
 
     /// Marks lost, with no prior, the root children whose move leaves the mover's only royal
     /// piece where the opponent can take it at once (legal in the variants where check does not
-    /// matter), unless every move does. Searches for play only: self-play learns from its own
-    /// mistakes.
+    /// matter), unless every move does.
     fn rule_out_hanging_royal(&mut self) {
         let position = self.root_game.position();
         if position.variant().spec.legality != Legality::RoyalCapture {

@@ -52,7 +52,9 @@ impl SelfplayGame {
         let resignation_disabled = config.resign_threshold == 0.0 || rng.random::<f32>() < config.resign_audit_fraction;
         let mut game = SelfplayGame {
             config,
-            search: Search::new(start, search),
+            // The royal guard is for play: self-play learns from where leaving the king en
+            // prise leads (with it, fast searches kept kings safe and training games drew).
+            search: Search::new(start, SearchConfig { royal_guard: false, ..search }),
             rng,
             seed,
             moves: Vec::new(),
@@ -158,5 +160,20 @@ impl SelfplayGame {
             resignation_disabled: self.resignation_disabled,
         };
         FinishedGame { record, false_resignation }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{GameRules, Position, VariantId};
+
+    #[test]
+    fn self_play_searches_without_the_royal_guard() {
+        let id = VariantId::ChuShogi;
+        let start = Game::new(Position::start(id), GameRules::default_for(id.variant()));
+        let game = SelfplayGame::new(start, SearchConfig::default(), SelfplayConfig::default(), 1);
+        assert!(SearchConfig::default().royal_guard);
+        assert!(!game.search.config().royal_guard);
     }
 }
