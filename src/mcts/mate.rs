@@ -6,7 +6,7 @@
 //! priors may never lead the tree to them (dlshogi runs such a search at its root too).
 
 use crate::rules::variant::Legality;
-use crate::rules::{Move, MoveList, Position};
+use crate::rules::{Move, Position};
 
 /// The attacker's most plies a mate search may look ahead.
 pub const MAX_MATE_PLIES: u32 = 5;
@@ -27,24 +27,26 @@ pub fn find_mate(position: &Position, plies: u32) -> Option<Vec<Move>> {
 /// first checking move after which every defence is mated in `plies - 1` more plies.
 fn mating_line(pos: &mut Position, plies: u32) -> Option<Vec<Move>> {
     let defender = pos.side_to_move().opponent();
-    let mut replies = MoveList::new();
-    // Mates in fewer plies come first: a shorter mate is as good and cheaper to prove.
-    for depth in (1..=plies).step_by(2) {
-        for mv in pos.legal_moves() {
-            let undo = pos.make(mv);
-            let rest = if pos.in_check(defender) {
-                pos.legal_moves_into(&mut replies);
-                match replies.is_empty() {
-                    true => Some(Vec::new()),
-                    false if depth > 1 => every_reply_mated(pos, &replies, depth - 2),
-                    false => None,
-                }
-            } else {
-                None
-            };
-            pos.unmake(mv, undo);
+    // The checking moves and their replies, generated once; a mate in one ends the search.
+    let mut checks = Vec::new();
+    for mv in pos.legal_moves() {
+        let undo = pos.make(mv);
+        let replies = pos.in_check(defender).then(|| pos.legal_moves());
+        pos.unmake(mv, undo);
+        match replies {
+            Some(replies) if replies.is_empty() => return Some(vec![mv]),
+            Some(replies) if plies > 1 => checks.push((mv, replies)),
+            _ => {}
+        }
+    }
+    // Longer mates by depth, so that a shorter one always comes first.
+    for depth in (3..=plies).step_by(2) {
+        for (mv, replies) in &checks {
+            let undo = pos.make(*mv);
+            let rest = every_reply_mated(pos, replies, depth - 2);
+            pos.unmake(*mv, undo);
             if let Some(rest) = rest {
-                return Some([vec![mv], rest].concat());
+                return Some([vec![*mv], rest].concat());
             }
         }
     }
