@@ -18,7 +18,7 @@ use shogi_zero::arena::records::GameRecord;
 use shogi_zero::arena::stats::{elo_from_score, erf, los, score_from_elo, SprtDecision};
 use shogi_zero::arena::{
     factory, gate, run_ladder, run_match, ArenaError, Budget, EloEstimate, GateConfig, LadderConfig, MatchConfig, Openings, Player,
-    PlayerError, PlayerFactory, PlayerSpec, SpecError, Sprt, Wdl,
+    PlayerError, PlayerFactory, PlayerSpec, SearchAids, SpecError, Sprt, Wdl,
 };
 use shogi_zero::rules::notation::sfen;
 use shogi_zero::rules::{Color, Game, GameRules, Piece, PieceType, Position, VariantId};
@@ -149,11 +149,13 @@ fn player_specs_parse_and_print() {
     let xboard: PlayerSpec = "xboard:hachu?variant=chu&memory=16&depth=3".parse().unwrap();
     let PlayerSpec::Xboard(EngineSpec { variant, memory_mb, depth, .. }) = &xboard else { panic!("{xboard:?}") };
     assert_eq!((variant.as_deref(), *memory_mb, *depth), (Some("chu"), 16, Some(3)));
-    assert_eq!("models/shogi/run/step-10.json".parse::<PlayerSpec>().unwrap(), PlayerSpec::Checkpoint { path: PathBuf::from("models/shogi/run/step-10.json"), royal_guard: true });
+    assert_eq!("models/shogi/run/step-10.json".parse::<PlayerSpec>().unwrap(), PlayerSpec::Checkpoint { path: PathBuf::from("models/shogi/run/step-10.json"), aids: SearchAids::default() });
     let unguarded: PlayerSpec = "models/chu-shogi/default?royal_guard=off".parse().unwrap();
-    assert_eq!(unguarded, PlayerSpec::Checkpoint { path: PathBuf::from("models/chu-shogi/default"), royal_guard: false });
+    assert_eq!(unguarded, PlayerSpec::Checkpoint { path: PathBuf::from("models/chu-shogi/default"), aids: SearchAids { royal_guard: false, royal_capture_leaves: false } });
+    let leaves: PlayerSpec = "run/a?royal_capture_leaves=on&royal_guard=off".parse().unwrap();
+    assert_eq!(leaves, PlayerSpec::Checkpoint { path: PathBuf::from("run/a"), aids: SearchAids { royal_guard: false, royal_capture_leaves: true } });
     // Printing and reading back gives the same spec.
-    for spec in [PlayerSpec::Random, PlayerSpec::AlphaBeta { depth: 2 }, usi, xboard, unguarded] {
+    for spec in [PlayerSpec::Random, PlayerSpec::AlphaBeta { depth: 2 }, usi, xboard, unguarded, leaves] {
         assert_eq!(spec.to_string().parse::<PlayerSpec>().unwrap(), spec);
     }
 }
@@ -168,7 +170,7 @@ fn bad_player_specs_are_refused() {
     }
     assert!(matches!(err("usi:"), SpecError::MissingCommand(_)));
     assert!(matches!(err("xboard:  ?movetime=5"), SpecError::MissingCommand(_)));
-    for bad in ["usi:e?movetime", "usi:e?movetime=0", "usi:e?movetime=x", "usi:e?bogus=1", "usi:e?variant=chu", "xboard:e?nodes=5", "usi:e?option.=1", "run/a?royal_guard=no", "run/a?sims=5", "run/a?royal_guard"] {
+    for bad in ["usi:e?movetime", "usi:e?movetime=0", "usi:e?movetime=x", "usi:e?bogus=1", "usi:e?variant=chu", "xboard:e?nodes=5", "usi:e?option.=1", "run/a?royal_guard=no", "run/a?sims=5", "run/a?royal_guard", "run/a?royal_capture_leaves=1", "run/a?royal_guard=off&x=on"] {
         assert!(matches!(err(bad), SpecError::BadParam { .. }), "{bad}");
     }
     let message = err("alphabeta:x").to_string();

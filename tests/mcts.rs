@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use shogi_zero::mcts::tree::ROOT;
+use shogi_zero::mcts::tree::{NodeState, ROOT};
 use shogi_zero::mcts::mate::find_mate;
 use shogi_zero::mcts::{Engine, Evaluator, Limits, RootSelection, Search, SearchConfig, UniformEvaluator};
 use shogi_zero::rules::{Color, Game, GameRules, Position, VariantId};
@@ -181,6 +181,37 @@ fn a_search_for_play_never_hangs_its_only_king() {
     let mut search = Search::new(game(id, &text), config(RootSelection::Puct));
     run(&mut search, 30, false, 4);
     assert!(search.tree().node(ROOT).children().all(|c| search.tree().node(c).prior > 0.0));
+}
+
+#[test]
+fn royal_captures_in_the_tree_are_scored_by_the_rules() {
+    let id = VariantId::ChuShogi;
+    // As above: from 6h, the king's steps to 5g, 5h and 5i let White's rook on 5a take it.
+    let text = board(id, &[("6h", "K"), ("1j", "P"), ("5a", "r"), ("12a", "k")], "b", "-");
+    let g = game(id, &text);
+    let hanging: Vec<_> = ["6h5g", "6h5h", "6h5i"].iter().map(|m| mv(id, m)).collect();
+    for root in [RootSelection::Puct, RootSelection::Gumbel] {
+        for leaves in [true, false] {
+            // Without the root guard, so that the tree meets the hanging moves.
+            let config = SearchConfig { royal_guard: false, royal_capture_leaves: leaves, ..config(root) };
+            let mut search = Search::new(g.clone(), config);
+            run(&mut search, 64, false, 6);
+            let tree = search.tree();
+            let mut visited_hanging = 0;
+            for c in tree.node(ROOT).children().filter(|&c| tree.node(c).visits > 0) {
+                let node = tree.node(c);
+                let hangs = hanging.contains(&node.mv);
+                visited_hanging += usize::from(hangs);
+                // Lost by the rules, every visit: no evaluation asked for, no children made.
+                let scored_lost = node.state == NodeState::Terminal(-1.0) && node.value_sum == -(node.visits as f32);
+                assert_eq!(scored_lost, leaves && hangs, "{root:?} leaves {leaves}: {:?} {:?}", node.mv, node.state);
+            }
+            assert_eq!(visited_hanging, 3, "{root:?}: 64 simulations visit all nine moves");
+            if leaves {
+                assert!(!hanging.contains(&search.best_move().unwrap()), "{root:?}");
+            }
+        }
+    }
 }
 
 #[test]

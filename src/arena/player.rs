@@ -8,7 +8,8 @@
 //! - `xboard:<command>[?key=value&...]`: an outside engine speaking xboard/CECP version 2.
 //! - anything containing `/` or ending in `.json`, or an existing path: a checkpoint (a
 //!   `step-N.json` metadata file or a run folder), searched with the default search settings;
-//!   `<path>?royal_guard=off` turns the royal guard off (see [`crate::mcts::SearchConfig`]).
+//!   `<path>?royal_guard=off` turns the royal guard off, `royal_capture_leaves=on` the scoring
+//!   of royal captures in the tree on (see [`crate::mcts::SearchConfig`]); join both with `&`.
 //!
 //! The engine command is split at spaces (`usi:fairy-stockfish --flag`); a bare name is looked up
 //! on `PATH` and then in `/usr/games` (where Debian installs engines). Keys after `?`:
@@ -227,9 +228,26 @@ pub enum PlayerSpec {
     AlphaBeta { depth: u32 },
     Usi(EngineSpec),
     Xboard(EngineSpec),
-    /// A checkpoint: a `step-N.json` metadata file or a run folder, and whether its search
-    /// keeps the royal guard ([`crate::mcts::SearchConfig::royal_guard`]).
-    Checkpoint { path: PathBuf, royal_guard: bool },
+    /// A checkpoint: a `step-N.json` metadata file or a run folder, searched with the default
+    /// settings but for the royal-safety aids its spec sets.
+    Checkpoint { path: PathBuf, aids: SearchAids },
+}
+
+/// The royal-safety aids of a checkpoint player's search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchAids {
+    /// [`crate::mcts::SearchConfig::royal_guard`].
+    pub royal_guard: bool,
+    /// [`crate::mcts::SearchConfig::royal_capture_leaves`].
+    pub royal_capture_leaves: bool,
+}
+
+impl Default for SearchAids {
+    /// Those of the default search.
+    fn default() -> SearchAids {
+        let search = crate::mcts::SearchConfig::default();
+        SearchAids { royal_guard: search.royal_guard, royal_capture_leaves: search.royal_capture_leaves }
+    }
 }
 
 impl FromStr for PlayerSpec {
@@ -257,17 +275,22 @@ impl FromStr for PlayerSpec {
         };
         let path = Path::new(path_text);
         if path_text.contains('/') || path_text.ends_with(".json") || (!path_text.is_empty() && path.exists()) {
-            let mut royal_guard = true;
+            let mut aids = SearchAids::default();
             for param in params.into_iter().flat_map(|p| p.split('&')) {
                 let bad = |reason: &str| SpecError::BadParam { spec: text.to_string(), param: param.to_string(), reason: reason.to_string() };
-                royal_guard = match param.split_once('=') {
-                    Some(("royal_guard", "on")) => true,
-                    Some(("royal_guard", "off")) => false,
-                    Some(("royal_guard", _)) => return Err(bad("use royal_guard=on or royal_guard=off")),
-                    _ => return Err(bad("a checkpoint takes only royal_guard=on|off")),
+                let (key, value) = param.split_once('=').unwrap_or((param, ""));
+                let aid = match key {
+                    "royal_guard" => &mut aids.royal_guard,
+                    "royal_capture_leaves" => &mut aids.royal_capture_leaves,
+                    _ => return Err(bad("a checkpoint takes only royal_guard=on|off and royal_capture_leaves=on|off")),
+                };
+                *aid = match value {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err(bad(&format!("use {key}=on or {key}=off"))),
                 };
             }
-            return Ok(PlayerSpec::Checkpoint { path: path.to_path_buf(), royal_guard });
+            return Ok(PlayerSpec::Checkpoint { path: path.to_path_buf(), aids });
         }
         Err(SpecError::Unknown(text.to_string()))
     }
@@ -296,10 +319,19 @@ impl fmt::Display for PlayerSpec {
                 }
                 Ok(())
             }
-            PlayerSpec::Checkpoint { path, royal_guard } => {
+            PlayerSpec::Checkpoint { path, aids } => {
                 write!(f, "{}", path.display())?;
-                if !royal_guard {
-                    f.write_str("?royal_guard=off")?;
+                let default = SearchAids::default();
+                let on_off = |on: bool| if on { "on" } else { "off" };
+                let mut params = Vec::new();
+                if aids.royal_guard != default.royal_guard {
+                    params.push(format!("royal_guard={}", on_off(aids.royal_guard)));
+                }
+                if aids.royal_capture_leaves != default.royal_capture_leaves {
+                    params.push(format!("royal_capture_leaves={}", on_off(aids.royal_capture_leaves)));
+                }
+                if !params.is_empty() {
+                    write!(f, "?{}", params.join("&"))?;
                 }
                 Ok(())
             }
@@ -320,8 +352,12 @@ pub fn factory(spec: &PlayerSpec, variant: VariantId) -> FactoryResult {
         PlayerSpec::Usi(engine) | PlayerSpec::Xboard(engine) => {
             Arc::new(super::engine::EngineFactory::new(name, engine.clone(), variant)?)
         }
-        PlayerSpec::Checkpoint { path, royal_guard } => {
-            let search = crate::mcts::SearchConfig { royal_guard: *royal_guard, ..crate::mcts::SearchConfig::default() };
+        PlayerSpec::Checkpoint { path, aids } => {
+            let search = crate::mcts::SearchConfig {
+                royal_guard: aids.royal_guard,
+                royal_capture_leaves: aids.royal_capture_leaves,
+                ..crate::mcts::SearchConfig::default()
+            };
             Arc::new(super::network_player::NetworkFactory::load(name, path, variant, search)?)
         }
     })

@@ -55,6 +55,12 @@ pub struct SearchConfig {
     /// once (the large variants allow such moves) are ruled out, unless every move does. For
     /// play: self-play always turns it off.
     pub royal_guard: bool,
+    /// Positions in the tree where the side to move can take the opponent's only royal piece
+    /// (the large variants) are scored as won by the rules instead of by the network, so that
+    /// moves which leave the royal en prise, or fail to meet such a threat, are seen lost as
+    /// soon as the search visits them; self-play too, so that its training targets see it. Off
+    /// by default: a recipe turns it on, and the default models were trained without it.
+    pub royal_capture_leaves: bool,
 }
 
 impl Default for SearchConfig {
@@ -75,6 +81,7 @@ impl Default for SearchConfig {
             gumbel_c_scale: 0.1,
             mate_search_plies: 3,
             royal_guard: true,
+            royal_capture_leaves: false,
         }
     }
 }

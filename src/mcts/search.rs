@@ -1,8 +1,8 @@
 //! One search: a tree over a game's future, grown one simulation at a time. The caller drives
 //! it (so that many searches can share a batching evaluator): [`Search::select`] walks down to
 //! a position that needs an evaluation, [`Search::expand`] takes the evaluation in and backs the
-//! value up. Positions where the game is over are scored by the rules on the way down, never by
-//! the evaluator. Values are win 1, draw 0, loss -1, with the draw probability tracked beside.
+//! value up. Positions where the game is over, or where the side to move takes the last royal
+//! piece at once, are scored by the rules on the way down, never by the evaluator. Values are win 1, draw 0, loss -1, with the draw probability tracked beside.
 
 use rand::Rng;
 use rand_distr::{Distribution, Gamma, Gumbel};
@@ -148,6 +148,9 @@ impl Search {
                             };
                             self.tree.node_mut(id).state = NodeState::Terminal(value);
                         }
+                        None if id != ROOT && self.leaf_royal_hangs() => {
+                            self.tree.node_mut(id).state = NodeState::Terminal(-1.0);
+                        }
                         None => {
                             self.leaf_moves = self.leaf.legal_moves();
                             self.pending = true;
@@ -162,6 +165,19 @@ impl Search {
     /// The game at the leaf that [`Search::select`] found, and its legal moves.
     pub fn leaf(&self) -> (&Game, &[Move]) {
         (&self.leaf, &self.leaf_moves)
+    }
+
+    /// Whether the move into the leaf left its maker's only royal piece where the side to move
+    /// takes it at once (variants where check does not matter; with
+    /// [`SearchConfig::royal_capture_leaves`]): the side to move wins, so the leaf is scored as
+    /// lost for the maker by the rules rather than by the evaluator.
+    fn leaf_royal_hangs(&self) -> bool {
+        let position = self.leaf.position();
+        let maker = position.side_to_move().opponent();
+        self.config.royal_capture_leaves
+            && position.variant().spec.legality == Legality::RoyalCapture
+            && position.royal_count(maker) == 1
+            && position.in_check(maker)
     }
 
     /// Takes in the evaluation of the pending leaf: priors in the order of

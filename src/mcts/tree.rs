@@ -16,7 +16,8 @@ pub enum NodeState {
     New,
     /// Evaluated, children created (one per legal move).
     Expanded,
-    /// The game is over after the node's move: its value for the player who made the move.
+    /// The game is over after the node's move, or the rules decide it (the mover's only royal
+    /// piece can be taken at once): its value for the player who made the move.
     Terminal(f32),
 }
 

@@ -71,17 +71,21 @@ impl Position {
         for from in self.squares_of(us) {
             let cell = self.cell(from);
             let moves = &faces[cell.kind() % KINDS];
+            let open = blockers.open_dirs(from);
+            if open & moves.first_squares == 0 && !moves.passes_over_pieces {
+                continue; // boxed in by its own pieces and the edge
+            }
             match king {
-                None if moves.plain => self.piece_moves(out, from, us, moves, blockers, |_| true),
-                None => can_pass |= self.large_piece_moves(out, from, cell, moves, blockers),
+                None if moves.plain => self.piece_moves(out, from, us, moves, open, |_| true),
+                None => can_pass |= self.large_piece_moves(out, from, cell, moves, open, blockers),
                 Some((k, _)) if k == from => {
-                    self.piece_moves(out, from, us, moves, blockers, |to| !self.attacked_ignoring(to, us.opponent(), Some(k)))
+                    self.piece_moves(out, from, us, moves, open, |to| !self.attacked_ignoring(to, us.opponent(), Some(k)))
                 }
                 Some((_, safety)) if safety.checkers >= 2 => {}
                 Some((k, safety)) => match (safety.pin_direction(from), safety.checkers) {
-                    (None, 0) => self.piece_moves(out, from, us, moves, blockers, |_| true),
-                    (None, _) => self.piece_moves(out, from, us, moves, blockers, |to| safety.answers_check(to)),
-                    (Some(d), _) => self.piece_moves(out, from, us, moves, blockers, |to| {
+                    (None, 0) => self.piece_moves(out, from, us, moves, open, |_| true),
+                    (None, _) => self.piece_moves(out, from, us, moves, open, |to| safety.answers_check(to)),
+                    (Some(d), _) => self.piece_moves(out, from, us, moves, open, |to| {
                         safety.answers_check(to) && v.direction(k, to) == Some(d)
                     }),
                 },
@@ -93,8 +97,8 @@ impl Position {
     }
 
     /// The steps, rides and jumps (`moves`) of the piece of colour `us` on `from` to the
-    /// squares `accept` lets through. `blockers` are the squares of the mover's own pieces and
-    /// the walls.
+    /// squares `accept` lets through. `open` has the directions of the neighbouring squares
+    /// that are neither the mover's own pieces nor walls ([`Blockers::open_dirs`]).
     #[inline(always)]
     pub(super) fn piece_moves(
         &self,
@@ -102,12 +106,11 @@ impl Position {
         from: Square,
         us: Color,
         moves: &FaceMoves,
-        blockers: &Blockers,
+        open: u64,
         mut accept: impl FnMut(Square) -> bool,
     ) {
         let v = self.variant();
         let promotion = PromotionOptions::new(v, moves, from, us);
-        let open = blockers.open_dirs(from);
         let s = from.index() as isize;
         // Steps and the first squares of rides that the mover's own pieces and the walls leave
         // open, read at once from the blockers instead of square by square.

@@ -11,8 +11,9 @@ use super::variant::{direction_offset, FaceMoves};
 
 impl Position {
     /// Every move of the piece `cell` on `from` in a variant where check does not matter, one
-    /// per effect. Returns whether the piece could pass (step out and back changing nothing).
-    pub(super) fn large_piece_moves(&self, out: &mut MoveList, from: Square, cell: Cell, moves: &FaceMoves, blockers: &Blockers) -> bool {
+    /// per effect (`open`: the neighbouring squares that are neither its own side's pieces nor
+    /// walls). Returns whether the piece could pass (step out and back changing nothing).
+    pub(super) fn large_piece_moves(&self, out: &mut MoveList, from: Square, cell: Cell, moves: &FaceMoves, open: u64, blockers: &Blockers) -> bool {
         let v = self.variant();
         let m = v.face(cell.kind());
         // Two parts of a move reach the same square only near the origin (checked when the
@@ -23,7 +24,7 @@ impl Position {
         if m.area > 0 {
             self.area_moves(out, from, cell, m.area, blockers, &mut accept);
         }
-        self.piece_moves(out, from, cell.color(), moves, blockers, &mut accept);
+        self.piece_moves(out, from, cell.color(), moves, open, &mut accept);
         if !m.skip_rides.is_empty() {
             self.skip_ride_moves(out, from, cell, m);
         }

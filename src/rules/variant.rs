@@ -241,11 +241,28 @@ pub(crate) struct FaceMoves {
     pub dead_ranks: u8,
     /// Whether it has nothing but rides and leaps, which never reach one square twice.
     pub plain: bool,
+    /// Directions of the neighbouring squares its steps, rides and area moves start through.
+    pub first_squares: u64,
+    /// Whether some move of it passes over a neighbouring square (jumps, lion and skipping
+    /// moves, range-jumps): without one, a piece whose `first_squares` are all taken by its own
+    /// side or walls has no move.
+    pub passes_over_pieces: bool,
 }
 
 impl Default for FaceMoves {
     fn default() -> FaceMoves {
-        FaceMoves { steps: 0, rides: 0, jump_rides: 0, range: [0; 64], jumps: 0, promotable: false, dead_ranks: 0, plain: false }
+        FaceMoves {
+            steps: 0,
+            rides: 0,
+            jump_rides: 0,
+            range: [0; 64],
+            jumps: 0,
+            promotable: false,
+            dead_ranks: 0,
+            plain: false,
+            first_squares: 0,
+            passes_over_pieces: false,
+        }
     }
 }
 
@@ -443,6 +460,13 @@ impl Variant {
                 moves.plain = overlapping_kinds & (1 << kind) == 0
                     && face.is_none_or(|m| m.lion.is_none() && m.skip_rides.is_empty() && m.area == 0 && m.jump_rank == 0);
                 moves.dead_ranks = dead_ranks[kind >> 1].min(u8::MAX as usize) as u8;
+                let area_dirs = match face {
+                    Some(m) if m.area > 0 => king_dirs.iter().fold(0, |dirs, &d| dirs | 1 << direction_bit(d)),
+                    _ => 0,
+                };
+                moves.first_squares = moves.steps | moves.rides | moves.jump_rides | area_dirs;
+                moves.passes_over_pieces = moves.jumps != 0
+                    || face.is_some_and(|m| m.lion.is_some() || !m.skip_rides.is_empty() || m.jump_rank > 0);
                 face_moves[c][kind] = moves;
                 ride_reach[c].push(reach);
             }
