@@ -8,8 +8,8 @@ use super::geometry::{Color, Square};
 use super::moves::{Move, MoveList};
 use super::piece::{Cell, PieceType, KINDS};
 use super::position::{Position, MAX_HAND_TYPES};
-use super::geometry::{BOARD_CELLS, MAX_CELLS, STRIDE};
-use super::variant::{direction_offset, FaceMoves, Legality, Variant, CELL_WORDS, NEAR_REACH, NEAR_SPAN};
+use super::geometry::{BOARD_CELLS, MAX_CELLS, MAX_SIZE, STRIDE};
+use super::variant::{direction_offset, FaceMoves, Legality, Variant, CELL_WORDS, NEAR_REACH, NEAR_SPAN, PROMOTE, STAY};
 
 impl Position {
     /// All legal moves of the side to move (the game layer adds [`Move::Declare`] where the
@@ -419,16 +419,11 @@ impl CellSet {
     }
 }
 
-/// What a piece's moves from one square may do about promotion, worked out once for all of
+/// What a piece's moves from one square may do about promotion, looked up once for all of
 /// them.
 pub(super) struct PromotionOptions<'a> {
-    promotable: bool,
-    compulsory: bool,
-    zone_depth: u8,
-    /// Last ranks (counted from the far side) the piece could never leave.
-    dead_ranks: u8,
-    /// Bit `to_in_zone + 2 * captures` set where the rule lets the move promote.
-    allowed: u8,
+    /// `[destination rank]`: [`FaceMoves::promotion`] for the piece's origin.
+    by_rank: &'a [u8; MAX_SIZE],
     /// `[cell]`: rank counted from the mover's far side.
     ranks: &'a [u8; BOARD_CELLS],
 }
@@ -436,17 +431,10 @@ pub(super) struct PromotionOptions<'a> {
 impl<'a> PromotionOptions<'a> {
     /// The options of a piece of `color` whose face moves as `moves`, moving from `from`.
     #[inline(always)]
-    fn new(v: &'a Variant, moves: &FaceMoves, from: Square, color: Color) -> PromotionOptions<'a> {
+    fn new(v: &'a Variant, moves: &'a FaceMoves, from: Square, color: Color) -> PromotionOptions<'a> {
         let ranks = v.relative_ranks(color);
         let from_in_zone = ranks[from.index() % BOARD_CELLS] < v.zone_depth;
-        PromotionOptions {
-            promotable: moves.promotable,
-            compulsory: v.spec.compulsory_promotion,
-            zone_depth: v.zone_depth,
-            dead_ranks: moves.dead_ranks,
-            allowed: v.promotion_cases[usize::from(from_in_zone)],
-            ranks,
-        }
+        PromotionOptions { by_rank: &moves.promotion[usize::from(from_in_zone)], ranks }
     }
 
     /// Adds the move `from`-`to` (taking a piece if `captures`), with and/or without promotion
@@ -466,15 +454,9 @@ impl<'a> PromotionOptions<'a> {
     /// may stay unpromoted.
     #[inline(always)]
     pub(super) fn choices(&self, to: Square, captures: bool) -> (bool, bool) {
-        if !self.promotable {
-            return (false, true);
-        }
-        let rank = self.ranks[to.index() % BOARD_CELLS];
-        if rank < self.dead_ranks {
-            return (true, !self.compulsory);
-        }
-        let case = u8::from(rank < self.zone_depth) | u8::from(captures) << 1;
-        (self.allowed >> case & 1 != 0, true)
+        let rank = usize::from(self.ranks[to.index() % BOARD_CELLS]);
+        let bits = self.by_rank[rank % MAX_SIZE] >> (2 * u8::from(captures));
+        (bits & PROMOTE != 0, bits & STAY != 0)
     }
 }
 

@@ -5,7 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::OnceLock;
 
-use super::geometry::{Color, Geometry, Square, BOARD_CELLS, PAD, STRIDE};
+use super::geometry::{Color, Geometry, Square, BOARD_CELLS, MAX_SIZE, PAD, STRIDE};
 use super::piece::{Cell, LionPower, Movement, Piece, PieceSpec, PieceType, KINDS, UNLIMITED};
 use super::piece::dirs;
 use super::variants;
@@ -235,10 +235,10 @@ pub(crate) struct FaceMoves {
     /// Its jumps (leaps two squares away) as bits of the 5x5 block around the piece (bit
     /// `5 * row + column`, counted from the lowest cell index).
     pub jumps: u32,
-    /// Whether it is the unpromoted face of a piece that promotes.
-    pub promotable: bool,
-    /// Last ranks (counted from the far side) it could never leave.
-    pub dead_ranks: u8,
+    /// `[from in the zone][destination rank counted from the far side]`: what a move may do
+    /// about promotion, as [`PROMOTE`] and [`STAY`] bits for a move that takes nothing, the same
+    /// shifted left by 2 for a capture.
+    pub promotion: [[u8; MAX_SIZE]; 2],
     /// Whether it has nothing but rides and leaps, which never reach one square twice.
     pub plain: bool,
     /// Directions of the neighbouring squares its steps, rides and area moves start through.
@@ -257,8 +257,7 @@ impl Default for FaceMoves {
             jump_rides: 0,
             range: [0; 64],
             jumps: 0,
-            promotable: false,
-            dead_ranks: 0,
+            promotion: [[STAY | STAY << 2; MAX_SIZE]; 2],
             plain: false,
             first_squares: 0,
             passes_over_pieces: false,
@@ -315,8 +314,6 @@ pub struct Variant {
     leap_attackers: [Vec<(isize, u128)>; 2],
     /// Depth of the promotion zone in ranks.
     pub(crate) zone_depth: u8,
-    /// `[from_in_zone]`: the cases [`PromotionRule::allowed_cases`] of the variant's rule.
-    pub(crate) promotion_cases: [u8; 2],
     /// `[colour][cell]`: rank index counted from that colour's far side (0 = its last rank).
     relative_ranks: [[u8; BOARD_CELLS]; 2],
     /// `[cell]`: column and row of on-board cells.
@@ -456,10 +453,14 @@ impl Variant {
                         }
                     }
                 }
-                moves.promotable = promotable_kinds & (1 << kind) != 0;
+                if promotable_kinds & (1 << kind) != 0 {
+                    let dead = dead_ranks[kind >> 1];
+                    moves.promotion = [false, true].map(|from_in_zone| {
+                        std::array::from_fn(|rank| promotion_choices(&spec, from_in_zone, rank, dead))
+                    });
+                }
                 moves.plain = overlapping_kinds & (1 << kind) == 0
                     && face.is_none_or(|m| m.lion.is_none() && m.skip_rides.is_empty() && m.area == 0 && m.jump_rank == 0);
-                moves.dead_ranks = dead_ranks[kind >> 1].min(u8::MAX as usize) as u8;
                 let area_dirs = match face {
                     Some(m) if m.area > 0 => king_dirs.iter().fold(0, |dirs, &d| dirs | 1 << direction_bit(d)),
                     _ => 0,
@@ -516,7 +517,6 @@ impl Variant {
             ride_reach,
             leap_attackers,
             zone_depth: spec.zone_depth.min(u8::MAX as usize) as u8,
-            promotion_cases: [false, true].map(|from_in_zone| spec.promotion.allowed_cases(from_in_zone)),
             relative_ranks,
             cell_xy,
             near_bits,
@@ -746,6 +746,29 @@ impl Zobrist {
         let counter_strike = (0..cells).map(|_| keys.next_u64()).collect();
         Zobrist { pieces, hands, side, counter_strike }
     }
+}
+
+/// [`FaceMoves::promotion`] bit: the move may promote.
+pub(crate) const PROMOTE: u8 = 1;
+/// [`FaceMoves::promotion`] bit: the move may leave the piece unpromoted.
+pub(crate) const STAY: u8 = 2;
+
+/// The [`PROMOTE`] and [`STAY`] bits of a move of a piece that promotes, from inside the zone or
+/// not, to a square `rank` ranks from the far side, for a quiet move and (shifted left by 2) a
+/// capture. A piece that could never move again from where it lands must promote if the
+/// variant says so.
+fn promotion_choices(spec: &VariantSpec, from_in_zone: bool, rank: usize, dead_ranks: usize) -> u8 {
+    let allowed = spec.promotion.allowed_cases(from_in_zone);
+    let to_in_zone = rank < spec.zone_depth;
+    [false, true].iter().fold(0, |bits, &captures| {
+        let choices = if rank < dead_ranks {
+            PROMOTE | if spec.compulsory_promotion { 0 } else { STAY }
+        } else {
+            let case = u8::from(to_in_zone) | u8::from(captures) << 1;
+            (allowed >> case & 1) * PROMOTE | STAY
+        };
+        bits | choices << (2 * u8::from(captures))
+    })
 }
 
 /// The number `n` of last ranks on which a piece with this movement could never move again:
