@@ -133,7 +133,7 @@ impl Position {
             let to = Square((s + v.jump_offsets[jumps.trailing_zeros() as usize % 32]) as u16);
             jumps &= jumps - 1;
             let target = self.cell(to);
-            if (target == Cell::EMPTY || (target != Cell::WALL && target.color() != us)) && accept(to) {
+            if (target == Cell::EMPTY || target.is_enemy_of(us)) && accept(to) {
                 promotion.push(out, from, to, target != Cell::EMPTY);
             }
         }
@@ -165,7 +165,7 @@ impl Position {
                 }
                 continue;
             }
-            if target != Cell::WALL && target.color() != us && accept(to) {
+            if target.is_enemy_of(us) && accept(to) {
                 promotion.push(out, from, to, true);
             }
             break;

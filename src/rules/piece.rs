@@ -61,6 +61,17 @@ impl Cell {
         }
     }
 
+    /// Whether the cell holds a piece of `color`'s opponent: one range test, as Black's pieces
+    /// are the values 1 to 127 and White's 128 to 254.
+    #[inline]
+    pub fn is_enemy_of(self, color: Color) -> bool {
+        let first = match color {
+            Color::Black => 128,
+            Color::White => 1,
+        };
+        self.0.wrapping_sub(first) < 127
+    }
+
     /// `2 * type + promoted` of the piece in this cell (only meaningful for pieces).
     #[inline]
     pub fn kind(self) -> usize {

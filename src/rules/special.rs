@@ -97,7 +97,7 @@ impl Position {
     fn lion_moves(&self, out: &mut MoveList, from: Square, cell: Cell, power: LionPower) {
         let v = self.variant();
         let us = cell.color();
-        let enemy = |c: Cell| c.is_piece() && c.color() != us;
+        let enemy = |c: Cell| c.is_enemy_of(us);
         let at = |sq: isize| self.cell(Square(sq as u16));
         let s = from.index() as isize;
         let promotion = self.promotion_options(from, cell);
@@ -189,7 +189,7 @@ impl Position {
                 if target == Cell::WALL {
                     break;
                 }
-                if target.color() != us && !v.is_royal_kind(target.kind()) && accept(t) {
+                if target.is_enemy_of(us) && !v.is_royal_kind(target.kind()) && accept(t) {
                     promotion.push(out, from, t, true);
                 }
             }

@@ -408,7 +408,8 @@ impl Variant {
         }
         let near_offsets = std::array::from_fn(|bit| block_offset(bit, NEAR_REACH) as i16);
         let dead_ranks: Vec<usize> = spec.pieces.iter().map(|p| dead_ranks(&p.movement)).collect();
-        assert!(faces.len() <= KINDS, "{}: more piece faces than a cell can hold", spec.title);
+        // A White cell is 129 + kind and must stay below the wall (255).
+        assert!(faces.len() <= KINDS - 2, "{}: more piece faces than a cell can hold", spec.title);
         let mut face_moves = Box::new([[FaceMoves::default(); KINDS]; 2]);
         let mut ride_reach: [Vec<[u8; 8]>; 2] = Default::default();
         let mut leap_attackers: [Vec<(isize, u128)>; 2] = Default::default();
