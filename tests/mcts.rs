@@ -145,15 +145,22 @@ fn search_captures_a_hanging_king_in_chu_shogi() {
     assert_eq!(search.simulations(), 50);
 }
 
-#[test]
-fn a_search_for_play_never_hangs_its_only_king() {
+/// A chu position, Black to move: White's rook on 5a sees the whole 5 file, so three of the
+/// Black king's eight steps from 6h (5g, 5h, 5i) let it be taken at once, which is legal in chu
+/// shogi. Returns the game and those three moves.
+fn king_beside_an_open_file() -> (Game, Vec<shogi_zero::rules::Move>) {
     let id = VariantId::ChuShogi;
-    // White's rook on 5a sees the whole 5 file: three of the Black king's eight steps from 6h
-    // (5g, 5h, 5i) let it be taken at once, which is legal in chu shogi.
     let text = board(id, &[("6h", "K"), ("1j", "P"), ("5a", "r"), ("12a", "k")], "b", "-");
     let g = game(id, &text);
     let hanging: Vec<_> = ["6h5g", "6h5h", "6h5i"].iter().map(|m| mv(id, m)).collect();
     assert!(hanging.iter().all(|m| g.legal_moves().contains(m)));
+    (g, hanging)
+}
+
+#[test]
+fn a_search_for_play_never_hangs_its_only_king() {
+    let id = VariantId::ChuShogi;
+    let (g, hanging) = king_beside_an_open_file();
     let prior_of = |search: &Search, m| {
         let tree = search.tree();
         tree.node(tree.node(ROOT).children().find(|&c| tree.node(c).mv == m).unwrap()).prior
@@ -185,11 +192,7 @@ fn a_search_for_play_never_hangs_its_only_king() {
 
 #[test]
 fn royal_captures_in_the_tree_are_scored_by_the_rules() {
-    let id = VariantId::ChuShogi;
-    // As above: from 6h, the king's steps to 5g, 5h and 5i let White's rook on 5a take it.
-    let text = board(id, &[("6h", "K"), ("1j", "P"), ("5a", "r"), ("12a", "k")], "b", "-");
-    let g = game(id, &text);
-    let hanging: Vec<_> = ["6h5g", "6h5h", "6h5i"].iter().map(|m| mv(id, m)).collect();
+    let (g, hanging) = king_beside_an_open_file();
     for root in [RootSelection::Puct, RootSelection::Gumbel] {
         for leaves in [true, false] {
             // Without the root guard, so that the tree meets the hanging moves.

@@ -2,7 +2,8 @@
 //! it (so that many searches can share a batching evaluator): [`Search::select`] walks down to
 //! a position that needs an evaluation, [`Search::expand`] takes the evaluation in and backs the
 //! value up. Positions where the game is over, or where the side to move takes the last royal
-//! piece at once, are scored by the rules on the way down, never by the evaluator. Values are win 1, draw 0, loss -1, with the draw probability tracked beside.
+//! piece at once, are scored by the rules on the way down, never by the evaluator. Values are
+//! win 1, draw 0, loss -1, with the draw probability tracked beside.
 
 use rand::Rng;
 use rand_distr::{Distribution, Gamma, Gumbel};
@@ -12,7 +13,7 @@ use super::mate;
 use super::tree::{NodeId, NodeState, Tree, ROOT};
 use crate::nn::Evaluation;
 use crate::rules::variant::Legality;
-use crate::rules::{Color, Game, Move, MoveList};
+use crate::rules::{Color, Game, Move, MoveList, Position};
 
 /// A search over the future of one game.
 #[derive(Clone, Debug)]
@@ -173,11 +174,7 @@ impl Search {
     /// lost for the maker by the rules rather than by the evaluator.
     fn leaf_royal_hangs(&self) -> bool {
         let position = self.leaf.position();
-        let maker = position.side_to_move().opponent();
-        self.config.royal_capture_leaves
-            && position.variant().spec.legality == Legality::RoyalCapture
-            && position.royal_count(maker) == 1
-            && position.in_check(maker)
+        self.config.royal_capture_leaves && only_royal_en_prise(position, position.side_to_move().opponent())
     }
 
     /// Takes in the evaluation of the pending leaf: priors in the order of
@@ -299,10 +296,7 @@ impl Search {
             .tree
             .node(ROOT)
             .children()
-            .filter(|&id| {
-                let after = position.after(self.tree.node(id).mv);
-                after.royal_count(mover) == 1 && after.in_check(mover)
-            })
+            .filter(|&id| only_royal_en_prise(&position.after(self.tree.node(id).mv), mover))
             .collect();
         if hanging.len() == self.tree.node(ROOT).child_count as usize {
             return;
@@ -607,6 +601,12 @@ impl Search {
         self.gumbel.clear();
         Ok(())
     }
+}
+
+/// Whether `color`'s only royal piece can be taken at once in `position`, in a variant where
+/// check does not matter (where it does, no legal move leaves a king en prise).
+fn only_royal_en_prise(position: &Position, color: Color) -> bool {
+    position.variant().spec.legality == Legality::RoyalCapture && position.royal_count(color) == 1 && position.in_check(color)
 }
 
 /// The visit count each simulation of a Gumbel root considers (mctx's schedule): sequential

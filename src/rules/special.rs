@@ -88,7 +88,7 @@ impl Position {
         let burner = v.is_burner_kind(cell.kind());
         v.king_dirs.iter().any(|&d| {
             let n = self.cell(Square((from.index() as isize + d) as u16));
-            n.is_piece() && n.color() != cell.color() && (burner || v.is_burner_kind(n.kind()))
+            n.is_enemy_of(cell.color()) && (burner || v.is_burner_kind(n.kind()))
         })
     }
 
@@ -249,7 +249,7 @@ impl Position {
         };
         let is_enemy_lion = |sq: Square| {
             let c = self.cell(sq);
-            c.is_piece() && c.color() != us && v.is_lion_kind(c.kind())
+            c.is_enemy_of(us) && v.is_lion_kind(c.kind())
         };
         let victims = [mid, (to != from).then_some(to)];
         if !victims.into_iter().flatten().any(is_enemy_lion) {
