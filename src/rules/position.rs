@@ -572,12 +572,11 @@ impl Position {
         let v = self.variant;
         let us = mover.color();
         let neighbours = v.king_dirs.map(|d| Square((to.index() as isize + d) as u16));
-        let enemy = |cell: Cell| cell.is_piece() && cell.color() != us;
-        if neighbours.iter().any(|&n| enemy(self.board[n.index()]) && self.is_burner_at(n)) {
+        if neighbours.iter().any(|&n| self.board[n.index()].is_enemy_of(us) && self.is_burner_at(n)) {
             self.capture(to, undo);
         } else if v.is_burner_kind(mover.kind()) {
             for n in neighbours {
-                if enemy(self.board[n.index()]) {
+                if self.board[n.index()].is_enemy_of(us) {
                     self.capture(n, undo);
                 }
             }
