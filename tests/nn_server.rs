@@ -12,7 +12,7 @@ use std::time::Duration;
 use crossbeam_channel::TryRecvError;
 
 use nn_support::{encode_batch, sample_games, tiny_config, Batch};
-use shogi_zero::nn::{Evaluation, Inference, InferenceServer, Network, ServerError};
+use shogi_zero::nn::{Evaluation, Inference, InferenceServer, Network, ServerClient, ServerError};
 use shogi_zero::rules::VariantId;
 use tch::Device;
 
@@ -111,6 +111,41 @@ fn a_swapped_network_answers_every_later_request() {
     for c in clients {
         assert!(c.join().unwrap() > 0, "the client kept running");
     }
+}
+
+#[test]
+fn receive_any_answers_each_client_from_its_own_server() {
+    let id = VariantId::Shogi;
+    let batch = encode_batch(&sample_games(id, 6, 4));
+    let (first, second) = (network(id, 5), network(id, 6));
+    let answers = [direct(&first, &batch), direct(&second, &batch)];
+    assert!(!same(&answers[0][0], &answers[1][0]), "the two networks differ");
+    let len = first.input_len();
+    let servers = [InferenceServer::start(first, 4, Duration::from_micros(100)), InferenceServer::start(second, 4, Duration::from_micros(100))];
+    let mut clients = vec![servers[0].client(), servers[1].client()];
+    assert_eq!(ServerClient::receive_any(&mut clients).err(), Some(ServerError::NothingOutstanding));
+    // Positions 0..3 go to the first server, 3..6 to the second; tags name the position.
+    for k in 0..6 {
+        clients[k / 3].submit(k as u64, &batch.planes[k * len..(k + 1) * len], &batch.legal[k]).unwrap();
+    }
+    let mut seen = Vec::new();
+    for _ in 0..6 {
+        let (index, tag, e) = ServerClient::receive_any(&mut clients).unwrap();
+        let k = tag as usize;
+        assert_eq!(index, k / 3, "position {k} came back through the other client");
+        assert!(same(&e, &answers[index][k]), "position {k}: not the answer of server {index}");
+        seen.push(k);
+    }
+    seen.sort();
+    assert_eq!(seen, [0, 1, 2, 3, 4, 5]);
+    assert_eq!((clients[0].outstanding(), clients[1].outstanding()), (0, 0));
+    // A stopped server wakes a client waiting on it.
+    clients[1].submit(9, &batch.planes[..len], &batch.legal[0]).unwrap();
+    let [first, second] = servers;
+    second.stop();
+    let outcome = ServerClient::receive_any(&mut clients);
+    assert!(matches!(outcome, Ok((1, 9, _)) | Err(ServerError::Stopped)), "{outcome:?}");
+    drop(first);
 }
 
 #[test]

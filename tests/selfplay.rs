@@ -130,6 +130,48 @@ fn the_same_seed_gives_the_same_games_in_deterministic_mode() {
 }
 
 #[test]
+fn league_games_give_one_side_to_the_opponent_and_record_only_the_learners_targets() {
+    let scratch = Scratch::new("selfplay-league");
+    let learner = Model::serve(tiny_network(SHOGI), &inference(), "learner@2".to_string());
+    tch::manual_seed(8);
+    let opponent = Model::serve(Network::new(SHOGI, &NetworkConfig::scaled(1, 8), Device::Cpu).unwrap(), &inference(), "old@1".to_string());
+    let mut run = selfplay_run(SHOGI, &scratch.0, 8, RootSelection::Gumbel, 30);
+    run.selfplay = SelfplayConfig { league_fraction: 1.0, full_search_fraction: 1.0, ..run.selfplay };
+    let evaluators = Evaluators::League { learner: &learner, opponent: &opponent };
+    let summary = runner::run(evaluators, &run, &AtomicBool::new(false), &ProgressBar::hidden(), &Counters::default(), &mut |_| {})
+        .unwrap();
+    assert_eq!(summary.games, 8);
+    let mut opponent_colours = Vec::new();
+    for path in replay_files(&scratch.0) {
+        for record in replay::read_file(&path).unwrap_or_else(|e| panic!("{e}")).games {
+            // Every move is searched fully; the opponent's plies (one parity) carry no target.
+            let targets: Vec<bool> = record.moves.iter().map(|m| !m.policy.is_empty()).collect();
+            let opponent_parity = targets.iter().position(|&t| !t).expect("the opponent moved") % 2;
+            for (ply, &target) in targets.iter().enumerate() {
+                assert_eq!(target, ply % 2 != opponent_parity, "ply {ply} of game {}", record.seed);
+            }
+            assert!(record.resignation_disabled && record.result.reason != Ending::Resignation);
+            opponent_colours.push(opponent_parity);
+        }
+    }
+    assert!(opponent_colours.contains(&0) && opponent_colours.contains(&1), "{opponent_colours:?}");
+    // Each network searched its own side's moves.
+    assert!(learner.counts().0 > 0 && opponent.counts().0 > 0);
+    assert_eq!(learner.counts().0 + opponent.counts().0, summary.evaluations);
+
+    // Without an opponent's network the same settings play plain self-play.
+    let scratch = Scratch::new("selfplay-league-none");
+    run.out = scratch.0.clone();
+    runner::run(Evaluators::Shared(&learner), &run, &AtomicBool::new(false), &ProgressBar::hidden(), &Counters::default(), &mut |_| {})
+        .unwrap();
+    for path in replay_files(&scratch.0) {
+        for record in replay::read_file(&path).unwrap().games {
+            assert!(record.moves.iter().all(|m| !m.policy.is_empty()), "game {} had an opponent", record.seed);
+        }
+    }
+}
+
+#[test]
 fn a_killed_selfplay_run_leaves_only_whole_files() {
     let scratch = Scratch::new("selfplay-kill");
     let models = scratch.0.join("models");

@@ -306,3 +306,43 @@ fn with_gating_on_self_play_uses_only_checkpoints_that_passed_their_gate() {
         }
     }
 }
+
+#[test]
+fn league_runs_draw_their_opponent_from_the_run_s_own_checkpoints() {
+    let scratch = Scratch::new("train-league");
+    let models = scratch.0.join("models");
+    let run_dir = models.join("shogi").join("resume-test");
+    let config = quick_config(&scratch.0, 20);
+    let text = std::fs::read_to_string(&config).unwrap();
+    let league = text.replacen("[selfplay]\n", "[selfplay]\nleague_fraction = 0.5\n", 1);
+    assert_ne!(league, text);
+    std::fs::write(&config, league).unwrap();
+    let output = train_command(&models, &config).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let metrics = shogi_zero::train::metrics::read(&run_dir).unwrap();
+    assert_eq!(metrics.last().unwrap().step, 20);
+    for line in &metrics {
+        let opponent = line.league_opponent.unwrap_or_else(|| panic!("step {} names no opponent", line.step));
+        assert!(opponent <= line.step && opponent % 5 == 0, "step {}: opponent {opponent}", line.step);
+        assert!(checkpoint::metadata_file(&run_dir, opponent).exists());
+    }
+    // The draw is not stuck on one checkpoint.
+    let mut drawn: Vec<u64> = metrics.iter().filter_map(|l| l.league_opponent).collect();
+    drawn.dedup();
+    assert!(drawn.len() > 1, "{drawn:?}");
+    // Some games were league games: their opponent's moves carry no target, and they were
+    // played out; plain games are there too.
+    let (mut league_games, mut plain_games) = (0, 0);
+    for path in replay::list_files(&run_dir.join("replay")).unwrap() {
+        for game in replay::read_file(&path).unwrap().games {
+            let targets: Vec<usize> = (0..game.moves.len()).filter(|&i| !game.moves[i].policy.is_empty()).collect();
+            let one_side = targets.windows(2).all(|w| (w[1] - w[0]) % 2 == 0);
+            if game.resignation_disabled && one_side && targets.len() >= 3 {
+                league_games += 1;
+            } else if targets.windows(2).any(|w| (w[1] - w[0]) % 2 == 1) {
+                plain_games += 1;
+            }
+        }
+    }
+    assert!(league_games > 0 && plain_games > 0, "league {league_games}, plain {plain_games}");
+}

@@ -26,19 +26,10 @@ use crate::plot::LineChart;
 
 /// The checkpoints of a run folder: `(step, path)` of every `step-<N>.json`, by step.
 pub fn checkpoints(run: &Path) -> Result<Vec<(u64, PathBuf)>, ArenaError> {
-    let entries = std::fs::read_dir(run).map_err(|error| ArenaError::Io { path: run.to_path_buf(), error })?;
-    let mut found: Vec<(u64, PathBuf)> = entries
-        .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter_map(|path| {
-            let name = path.file_name()?.to_str()?;
-            let step = name.strip_prefix("step-")?.strip_suffix(".json")?.parse().ok()?;
-            Some((step, path))
-        })
-        .collect();
+    let found = crate::nn::checkpoint::list(run).map_err(|error| ArenaError::Io { path: run.to_path_buf(), error })?;
     if found.is_empty() {
         return Err(ArenaError::NoCheckpoints(run.to_path_buf()));
     }
-    found.sort();
     Ok(found)
 }
 

@@ -11,6 +11,8 @@ pub enum EvaluatorError {
     Server(#[from] ServerError),
     #[error(transparent)]
     Unmapped(#[from] UnmappedMove),
+    #[error("a league game asked for the opponent's network, and this self-play has none")]
+    NoOpponent,
 }
 
 /// Priors over a position's legal moves and its value.

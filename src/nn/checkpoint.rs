@@ -114,6 +114,21 @@ pub fn metadata_file(dir: &Path, step: u64) -> PathBuf {
     dir.join(format!("step-{step:010}.json"))
 }
 
+/// The checkpoints in the run folder `dir`: `(step, metadata file)` of every `step-<N>.json`,
+/// by step.
+pub fn list(dir: &Path) -> std::io::Result<Vec<(u64, PathBuf)>> {
+    let mut found: Vec<(u64, PathBuf)> = fs::read_dir(dir)?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter_map(|path| {
+            let name = path.file_name()?.to_str()?;
+            let step = name.strip_prefix("step-")?.strip_suffix(".json")?.parse().ok()?;
+            Some((step, path))
+        })
+        .collect();
+    found.sort();
+    Ok(found)
+}
+
 /// Saves `network` as the checkpoint of training step `step` in the run folder `dir` (created
 /// if needed) and points `latest` at it. Returns the metadata file's path.
 pub fn save(network: &Network, dir: &Path, step: u64) -> Result<PathBuf, CheckpointError> {

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{select, Receiver, Sender, TryRecvError};
+use crossbeam_channel::{select, Receiver, Select, Sender, TryRecvError};
 
 use super::network::{Evaluation, Inference, IoLayout, Network};
 
@@ -282,6 +282,42 @@ impl ServerClient {
             }
             Err(_) => Ok(None),
         }
+    }
+
+    /// Waits for an answer to a request of any of `clients` (of one server or of several):
+    /// the index of the client it came to, its tag and the evaluation.
+    pub fn receive_any(clients: &mut [ServerClient]) -> Result<(usize, u64, Evaluation), ServerError> {
+        for (index, client) in clients.iter_mut().enumerate() {
+            if let Some((tag, evaluation)) = client.try_receive()? {
+                return Ok((index, tag, evaluation));
+            }
+        }
+        let waiting: Vec<usize> = (0..clients.len()).filter(|&i| clients[i].outstanding > 0).collect();
+        match waiting[..] {
+            [] => return Err(ServerError::NothingOutstanding),
+            [index] => return clients[index].receive().map(|(tag, evaluation)| (index, tag, evaluation)),
+            _ => {}
+        }
+        // Each waiting client's replies, and its server's end (which wakes this thread).
+        let (index, reply) = {
+            let mut select = Select::new();
+            for &i in &waiting {
+                select.recv(&clients[i].replies);
+                select.recv(&clients[i].alive);
+            }
+            let operation = select.select();
+            let picked = operation.index();
+            let client = &clients[waiting[picked / 2]];
+            let reply = if picked % 2 == 0 {
+                operation.recv(&client.replies).map_err(|_| ServerError::Stopped)
+            } else {
+                let _ = operation.recv(&client.alive);
+                client.replies.try_recv().map_err(|_| ServerError::Stopped)
+            };
+            (waiting[picked / 2], reply?)
+        };
+        let (tag, evaluation) = clients[index].accept(reply);
+        Ok((index, tag, evaluation))
     }
 
     /// Evaluates one position and waits for the answer (with no other request outstanding).

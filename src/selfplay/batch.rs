@@ -8,36 +8,42 @@ use crate::rules::{Game, Move, VariantId};
 
 /// Evaluates positions submitted with tags; answers come back in batches.
 pub trait BatchEvaluator {
-    /// Queues the evaluation of `game`'s position, whose legal moves are `moves`.
-    fn submit(&mut self, tag: usize, game: &Game, moves: &[Move]) -> Result<(), EvaluatorError>;
+    /// Queues the evaluation of `game`'s position, whose legal moves are `moves`, by the
+    /// learner's network or (`opponent`, league games) by the opponent's.
+    fn submit(&mut self, tag: usize, game: &Game, moves: &[Move], opponent: bool) -> Result<(), EvaluatorError>;
     /// Waits for at least one answer and appends every answer available to `out`.
     fn collect(&mut self, out: &mut Vec<(usize, Evaluation)>) -> Result<(), EvaluatorError>;
 }
 
-/// Through the inference server.
+/// Through the inference server: the learner's, and in league runs the opponent's.
 pub struct ServerBatch {
-    client: ServerClient,
+    /// The learner's client, then the opponent's if there is one.
+    clients: Vec<ServerClient>,
     input: NetInput,
 }
 
 impl ServerBatch {
-    /// Submits `variant` positions through `client`.
-    pub fn new(client: ServerClient, variant: VariantId) -> ServerBatch {
-        ServerBatch { client, input: NetInput::new(variant) }
+    /// Submits `variant` positions through `learner`, and those of the opponent's searches
+    /// through `opponent`.
+    pub fn new(learner: ServerClient, opponent: Option<ServerClient>, variant: VariantId) -> ServerBatch {
+        ServerBatch { clients: std::iter::once(learner).chain(opponent).collect(), input: NetInput::new(variant) }
     }
 }
 
 impl BatchEvaluator for ServerBatch {
-    fn submit(&mut self, tag: usize, game: &Game, moves: &[Move]) -> Result<(), EvaluatorError> {
+    fn submit(&mut self, tag: usize, game: &Game, moves: &[Move], opponent: bool) -> Result<(), EvaluatorError> {
+        let client = self.clients.get_mut(opponent as usize).ok_or(EvaluatorError::NoOpponent)?;
         self.input.prepare(game, moves)?;
-        Ok(self.client.submit(tag as u64, self.input.planes(), self.input.indices())?)
+        Ok(client.submit(tag as u64, self.input.planes(), self.input.indices())?)
     }
 
     fn collect(&mut self, out: &mut Vec<(usize, Evaluation)>) -> Result<(), EvaluatorError> {
-        let (tag, evaluation) = self.client.receive()?;
+        let (_, tag, evaluation) = ServerClient::receive_any(&mut self.clients)?;
         out.push((tag as usize, evaluation));
-        while let Some((tag, evaluation)) = self.client.try_receive()? {
-            out.push((tag as usize, evaluation));
+        for client in &mut self.clients {
+            while let Some((tag, evaluation)) = client.try_receive()? {
+                out.push((tag as usize, evaluation));
+            }
         }
         Ok(())
     }
@@ -62,7 +68,10 @@ impl DirectBatch {
 }
 
 impl BatchEvaluator for DirectBatch {
-    fn submit(&mut self, tag: usize, game: &Game, moves: &[Move]) -> Result<(), EvaluatorError> {
+    fn submit(&mut self, tag: usize, game: &Game, moves: &[Move], opponent: bool) -> Result<(), EvaluatorError> {
+        if opponent {
+            return Err(EvaluatorError::NoOpponent);
+        }
         self.input.prepare(game, moves)?;
         self.planes.extend_from_slice(self.input.planes());
         self.legal.push(self.input.indices().to_vec());

@@ -43,6 +43,11 @@ pub struct SelfplayConfig {
     /// at the end of line `i` (cycling through the file). A relative path is read from the
     /// configuration file's folder. Left out: every game starts from the variant's start.
     pub openings: Option<PathBuf>,
+    /// Share of games (in `train`) in which one side, drawn at random, is played by an
+    /// earlier checkpoint of the run (drawn anew at every checkpoint): opponent sampling, so
+    /// that the network keeps meeting play unlike its own. Only the other side's moves are
+    /// training targets; these games are never resigned. 0: pure self-play.
+    pub league_fraction: f32,
 }
 
 impl Default for SelfplayConfig {
@@ -62,6 +67,7 @@ impl Default for SelfplayConfig {
             games_per_worker: 32,
             games_per_file: 16,
             openings: None,
+            league_fraction: 0.0,
         }
     }
 }
@@ -94,6 +100,7 @@ impl SelfplayConfig {
         }
         fraction("resign_threshold", self.resign_threshold)?;
         fraction("resign_audit_fraction", self.resign_audit_fraction)?;
+        fraction("league_fraction", self.league_fraction)?;
         if self.resign_consecutive == 0 {
             return fail("resign_consecutive", "0 is not a number of moves (at least 1)".to_string());
         }

@@ -1,6 +1,7 @@
 //! One self-play game: searches move after move (full or fast, playout-cap randomisation),
 //! picks moves with the temperature schedule, resigns lost games (except audited ones) and
-//! keeps the record the trainer will read.
+//! keeps the record the trainer will read. In a league game one side is an earlier network of
+//! the run: its moves are played from searches of their own and are not training targets.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -30,6 +31,8 @@ pub struct SelfplayGame {
     moves: Vec<MoveRecord>,
     /// Whether the search in progress is a full one (recorded as a policy target).
     full: bool,
+    /// In a league game: the side the opponent (an earlier network) plays.
+    opponent: Option<Color>,
     resignation_disabled: bool,
     /// Moves in a row each side has judged lost, Black first.
     hopeless: [u32; 2],
@@ -50,6 +53,8 @@ impl SelfplayGame {
     pub fn new(start: Game, search: SearchConfig, config: SelfplayConfig, seed: u64) -> SelfplayGame {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let resignation_disabled = config.resign_threshold == 0.0 || rng.random::<f32>() < config.resign_audit_fraction;
+        let opponent = (config.league_fraction > 0.0 && rng.random::<f32>() < config.league_fraction)
+            .then(|| if rng.random::<bool>() { Color::Black } else { Color::White });
         let mut game = SelfplayGame {
             config,
             // The royal guard is for play: self-play learns from where leaving the king en
@@ -59,7 +64,9 @@ impl SelfplayGame {
             seed,
             moves: Vec::new(),
             full: false,
-            resignation_disabled,
+            opponent,
+            // League games are played out: the opponent's values say little.
+            resignation_disabled: resignation_disabled || opponent.is_some(),
             hopeless: [0; 2],
             would_have_resigned: None,
             result: None,
@@ -68,11 +75,19 @@ impl SelfplayGame {
         game
     }
 
-    /// Starts the search of the next move: full with probability `full_search_fraction`.
+    /// Starts the search of the next move: full with probability `full_search_fraction`. Only
+    /// the learner's full searches are recorded as targets; the opponent searches alike.
     fn begin_search(&mut self) {
-        self.full = self.rng.random::<f32>() < self.config.full_search_fraction;
-        let simulations = if self.full { self.config.simulations } else { self.config.fast_simulations };
-        self.search.start(simulations, self.full);
+        let full = self.rng.random::<f32>() < self.config.full_search_fraction;
+        let simulations = if full { self.config.simulations } else { self.config.fast_simulations };
+        self.full = full && !self.opponent_to_move();
+        self.search.start(simulations, full);
+    }
+
+    /// Whether the search in progress is the opponent's (in a league game): its leaves go to
+    /// the opponent's network.
+    pub fn opponent_to_move(&self) -> bool {
+        self.opponent == Some(self.search.side_to_move())
     }
 
     /// Runs the game on until it needs an evaluation or is over.
@@ -109,7 +124,7 @@ impl SelfplayGame {
         let mover = self.search.side_to_move();
         let ply = self.search.game().ply();
         let wdl = self.search.root_wdl();
-        if self.judged_lost(mover, wdl) {
+        if self.opponent.is_none() && self.judged_lost(mover, wdl) {
             if self.resignation_disabled {
                 self.would_have_resigned.get_or_insert(mover);
             } else {
@@ -126,6 +141,10 @@ impl SelfplayGame {
         };
         self.moves.push(MoveRecord { mv: coord::write(variant, mv), policy, root_wdl: wdl });
         self.search.advance(mv).expect("the search chose a legal move");
+        if self.opponent.is_some() {
+            // The other side's network searches next: the tree of this one's values goes.
+            self.search = Search::new(self.search.game().clone(), *self.search.config());
+        }
         match self.search.game().outcome() {
             Some(outcome) => {
                 self.result = Some(GameResult { winner: outcome.winner.map(Into::into), reason: outcome.reason.into() })

@@ -36,6 +36,9 @@ pub enum Evaluators<'a> {
     /// A served model shared by every worker (and possibly by others, e.g. a trainer that swaps
     /// in new networks).
     Shared(&'a Model),
+    /// The learner's served model and an opponent's, for runs with league games
+    /// (`league_fraction`); without an opponent no game is a league game.
+    League { learner: &'a Model, opponent: &'a Model },
     /// One worker with a network of its own, in lockstep batches: a seeded run repeats exactly.
     Deterministic { network: Network, model_id: String },
 }
@@ -148,24 +151,30 @@ pub fn run(
     let next_game = AtomicU64::new(0);
     let (finished_tx, finished_rx) = crossbeam_channel::unbounded();
     let starts = start_positions(run)?;
-    let shared = Shared { run, starts: &starts, stop, next_game: &next_game, counters };
+    // Served models (the learner's, maybe an opponent's) for many workers, or one network of
+    // one worker's own.
+    let (served, own) = match evaluators {
+        Evaluators::Shared(model) => (Some((model, None)), None),
+        Evaluators::League { learner, opponent } => (Some((learner, Some(opponent))), None),
+        Evaluators::Deterministic { network, model_id } => (None, Some((network, model_id))),
+    };
+    let league = matches!(served, Some((_, Some(_))));
+    let shared = Shared { run, starts: &starts, league, stop, next_game: &next_game, counters };
     let mut summary = Summary::default();
     let outcome = std::thread::scope(|scope| {
         let mut workers = Vec::new();
-        match evaluators {
-            Evaluators::Shared(model) => {
-                for _ in 0..run.selfplay.workers {
-                    let tx = finished_tx.clone();
-                    let batch = ServerBatch::new(model.client(), run.variant);
-                    let shared = &shared;
-                    workers.push(scope.spawn(move || shared.work(batch, &tx, || model.id())));
-                }
-            }
-            Evaluators::Deterministic { network, model_id } => {
+        if let Some((model, opponent)) = served {
+            for _ in 0..run.selfplay.workers {
                 let tx = finished_tx.clone();
+                let batch = ServerBatch::new(model.client(), opponent.map(Model::client), run.variant);
                 let shared = &shared;
-                workers.push(scope.spawn(move || shared.work(DirectBatch::new(network), &tx, || model_id.clone())));
+                workers.push(scope.spawn(move || shared.work(batch, &tx, || model.id())));
             }
+        }
+        if let Some((network, model_id)) = own {
+            let tx = finished_tx.clone();
+            let shared = &shared;
+            workers.push(scope.spawn(move || shared.work(DirectBatch::new(network), &tx, || model_id.clone())));
         }
         drop(finished_tx);
         let collected = collect(&finished_rx, run, progress, counters, &mut summary, on_file);
@@ -223,6 +232,8 @@ struct Shared<'a> {
     run: &'a SelfplayRun,
     /// Game `i` starts from position `i` modulo their number.
     starts: &'a [Position],
+    /// Whether an opponent's network is at hand for league games.
+    league: bool,
     stop: &'a AtomicBool,
     next_game: &'a AtomicU64,
     counters: &'a Counters,
@@ -240,7 +251,11 @@ impl Shared<'_> {
         }
         let start = self.starts[(index % self.starts.len() as u64) as usize].clone();
         let game = Game::new(start, game_rules(self.run.variant, &self.run.selfplay));
-        Some(SelfplayGame::new(game, self.run.search, self.run.selfplay.clone(), game_seed(self.run.seed, index)))
+        let mut config = self.run.selfplay.clone();
+        if !self.league {
+            config.league_fraction = 0.0;
+        }
+        Some(SelfplayGame::new(game, self.run.search, config, game_seed(self.run.seed, index)))
     }
 
     /// One worker: keeps `games_per_worker` games going, evaluating their leaves in batches.
@@ -265,7 +280,7 @@ impl Shared<'_> {
                     match step {
                         Step::Evaluate => {
                             let (leaf, moves) = game.leaf();
-                            batch.submit(tag, leaf, moves)?;
+                            batch.submit(tag, leaf, moves, game.opponent_to_move())?;
                             in_flight[tag] = true;
                             break;
                         }

@@ -40,6 +40,9 @@ pub struct MetricsLine {
     /// The step of the checkpoint self-play uses from here on.
     #[serde(default)]
     pub selfplay_step: u64,
+    /// With league games: the step of the checkpoint that plays their opponent from here on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub league_opponent: Option<u64>,
 }
 
 /// Appends `line` to the run's metrics file (one write of a whole line).

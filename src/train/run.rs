@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use indicatif::ProgressBar;
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
@@ -135,6 +135,13 @@ pub fn train(run: &TrainRun, stop: &AtomicBool, progress: &ProgressBar) -> Resul
     // With gating on, self-play goes on with the network that last passed its gate.
     let incumbent = state.incumbent.filter(|_| config.gating.enabled).unwrap_or(first_step);
     let model = Model::load(&checkpoint::metadata_file(run_dir, incumbent), Some(variant), &config.inference)?;
+    let opponent = match config.selfplay.league_fraction > 0.0 {
+        true => {
+            let (step, path) = draw_opponent(run, first_step)?;
+            Some((Model::load(&path, Some(variant), &config.inference)?, step))
+        }
+        false => None,
+    };
     let window_config = WindowConfig { max_positions: config.train.window_positions, max_reuse: config.train.max_sample_reuse };
     let mut window = ReplayWindow::resume(&replay_dir, variant, window_config, state.window.clone())?;
     let selfplay = SelfplayRun {
@@ -163,11 +170,24 @@ pub fn train(run: &TrainRun, stop: &AtomicBool, progress: &ProgressBar) -> Resul
     progress.set_position(first_step);
     let outcome = std::thread::scope(|scope| {
         let selfplay_thread = scope.spawn(|| {
-            runner::run(Evaluators::Shared(&model), &selfplay, &selfplay_stop, &ProgressBar::hidden(), &counters, &mut |_| {})
+            let evaluators = match &opponent {
+                Some((opponent, _)) => Evaluators::League { learner: &model, opponent },
+                None => Evaluators::Shared(&model),
+            };
+            runner::run(evaluators, &selfplay, &selfplay_stop, &ProgressBar::hidden(), &counters, &mut |_| {})
         });
-        let looped =
-            Loop { run, trainer: &mut trainer, window: &mut window, model: &model, incumbent, counters: &counters, progress, stop }
-                .run(state.elapsed_s, session_start, &selfplay_thread);
+        let looped = Loop {
+            run,
+            trainer: &mut trainer,
+            window: &mut window,
+            model: &model,
+            incumbent,
+            opponent: opponent.as_ref().map(|(model, step)| (model, *step)),
+            counters: &counters,
+            progress,
+            stop,
+        }
+        .run(state.elapsed_s, session_start, &selfplay_thread);
         selfplay_stop.store(true, Ordering::Relaxed);
         let played = selfplay_thread.join().expect("the self-play thread panicked");
         looped.and_then(|checkpoint| {
@@ -192,6 +212,8 @@ struct Loop<'a> {
     model: &'a Model,
     /// The step of the checkpoint self-play uses (the latest, unless gating kept an older one).
     incumbent: u64,
+    /// With league games: the opponent's model and the step of the checkpoint it holds.
+    opponent: Option<(&'a Model, u64)>,
     counters: &'a Counters,
     progress: &'a ProgressBar,
     stop: &'a AtomicBool,
@@ -319,6 +341,13 @@ impl Loop<'_> {
                 write_atomically(&state_path(run_dir, step), &state_text(&state))?;
             }
         }
+        if let Some((opponent, held)) = &mut self.opponent {
+            let (drawn, opponent_path) = draw_opponent(self.run, step)?;
+            let (network, id) = Model::load_network(&opponent_path, config.variant, &config.inference)?;
+            // As for the learner's model: only a failed self-play has stopped it.
+            let _ = opponent.swap(network, id);
+            *held = drawn;
+        }
         let n = interval.steps.max(1) as f64;
         let line = MetricsLine {
             step,
@@ -337,6 +366,7 @@ impl Loop<'_> {
             window_positions: self.window.len(),
             gate_score: decision.as_ref().and_then(|d| d.score),
             selfplay_step: self.incumbent,
+            league_opponent: self.opponent.map(|(_, step)| step),
         };
         metrics::append(run_dir, &line).map_err(io("append to", &run_dir.join(metrics::METRICS_FILE)))?;
         let title = format!("{} {}", config.variant.name(), run_name(run_dir));
@@ -349,6 +379,20 @@ impl Loop<'_> {
         }
         Ok(path)
     }
+}
+
+/// The opponent of league games from checkpoint `step` on: a checkpoint of the run up to that
+/// step, each as likely (opponent sampling over the run's history), drawn from the run's seed
+/// and the step.
+fn draw_opponent(run: &TrainRun, step: u64) -> Result<(u64, PathBuf), TrainError> {
+    let found = checkpoint::list(&run.run_dir).map_err(io("list the checkpoints of", &run.run_dir))?;
+    let earlier: Vec<(u64, PathBuf)> = found.into_iter().filter(|(s, _)| *s <= step).collect();
+    let mut rng = ChaCha8Rng::seed_from_u64(crate::splitmix::mix(run.seed ^ step.rotate_left(17)));
+    let index = rng.random_range(0..earlier.len().max(1));
+    earlier.into_iter().nth(index).ok_or_else(|| TrainError::State {
+        path: run.run_dir.clone(),
+        message: format!("no checkpoint up to step {step} for the league opponent"),
+    })
 }
 
 /// Saves the trainer state, then the optimiser state and the checkpoint (`latest` moves last).
