@@ -135,12 +135,11 @@ pub fn train(run: &TrainRun, stop: &AtomicBool, progress: &ProgressBar) -> Resul
     // With gating on, self-play goes on with the network that last passed its gate.
     let incumbent = state.incumbent.filter(|_| config.gating.enabled).unwrap_or(first_step);
     let model = Model::load(&checkpoint::metadata_file(run_dir, incumbent), Some(variant), &config.inference)?;
-    let opponent = match config.selfplay.league_fraction > 0.0 {
-        true => {
-            let (step, path) = draw_opponent(run, first_step)?;
-            Some((Model::load(&path, Some(variant), &config.inference)?, step))
-        }
-        false => None,
+    let opponent = if config.selfplay.league_fraction > 0.0 {
+        let (step, path) = draw_opponent(run, first_step)?;
+        Some((Model::load(&path, Some(variant), &config.inference)?, step))
+    } else {
+        None
     };
     let window_config = WindowConfig { max_positions: config.train.window_positions, max_reuse: config.train.max_sample_reuse };
     let mut window = ReplayWindow::resume(&replay_dir, variant, window_config, state.window.clone())?;
