@@ -178,6 +178,21 @@ fn quick_config(dir: &Path, total_steps: u64) -> PathBuf {
     path
 }
 
+/// Trains a quick run of `total_steps` steps to its end, its configuration changed by `edit`
+/// (which must change it); returns the scratch folder (kept while it lives) and the run folder.
+fn train_edited(name: &str, total_steps: u64, edit: impl FnOnce(&str) -> String) -> (Scratch, PathBuf) {
+    let scratch = Scratch::new(name);
+    let models = scratch.0.join("models");
+    let config = quick_config(&scratch.0, total_steps);
+    let text = std::fs::read_to_string(&config).unwrap();
+    let edited = edit(&text);
+    assert_ne!(edited, text);
+    std::fs::write(&config, edited).unwrap();
+    let output = train_command(&models, &config).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    (scratch, models.join("shogi").join("resume-test"))
+}
+
 fn train_command(models: &Path, config: &Path) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_shogi-zero"));
     command.args(["train", "--variant", "shogi", "--run", "resume-test", "--models"]).arg(models).arg("--config").arg(config);
@@ -267,20 +282,15 @@ fn configuration_errors_name_their_key() {
 
 #[test]
 fn with_gating_on_self_play_uses_only_checkpoints_that_passed_their_gate() {
-    let scratch = Scratch::new("train-gating");
-    let models = scratch.0.join("models");
-    let run_dir = models.join("shogi").join("resume-test");
-    let config = quick_config(&scratch.0, 20);
-    let text = std::fs::read_to_string(&config).unwrap();
-    let gated = text
-        .replace("enabled = false", "enabled = true")
-        .replace("games = 40", "games = 2")
-        .replace("threshold = 0.55", "threshold = 0.75")
-        .replace("simulations = 8\nrandom_plies", "simulations = 4\nrandom_plies");
-    assert!(gated.contains("enabled = true") && gated.contains("games = 2") && gated.contains("simulations = 4\n"));
-    std::fs::write(&config, gated).unwrap();
-    let output = train_command(&models, &config).output().unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let (_scratch, run_dir) = train_edited("train-gating", 20, |text| {
+        let gated = text
+            .replace("enabled = false", "enabled = true")
+            .replace("games = 40", "games = 2")
+            .replace("threshold = 0.55", "threshold = 0.75")
+            .replace("simulations = 8\nrandom_plies", "simulations = 4\nrandom_plies");
+        assert!(gated.contains("enabled = true") && gated.contains("games = 2") && gated.contains("simulations = 4\n"));
+        gated
+    });
     // Every checkpoint after the first was gated: its match is on disk, and self-play moved
     // to it exactly when it scored at least 0.75 against the network self-play was using.
     let metrics = shogi_zero::train::metrics::read(&run_dir).unwrap();
@@ -309,16 +319,8 @@ fn with_gating_on_self_play_uses_only_checkpoints_that_passed_their_gate() {
 
 #[test]
 fn league_runs_draw_their_opponent_from_the_run_s_own_checkpoints() {
-    let scratch = Scratch::new("train-league");
-    let models = scratch.0.join("models");
-    let run_dir = models.join("shogi").join("resume-test");
-    let config = quick_config(&scratch.0, 20);
-    let text = std::fs::read_to_string(&config).unwrap();
-    let league = text.replacen("[selfplay]\n", "[selfplay]\nleague_fraction = 0.5\n", 1);
-    assert_ne!(league, text);
-    std::fs::write(&config, league).unwrap();
-    let output = train_command(&models, &config).output().unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let (_scratch, run_dir) =
+        train_edited("train-league", 20, |text| text.replacen("[selfplay]\n", "[selfplay]\nleague_fraction = 0.5\n", 1));
     let metrics = shogi_zero::train::metrics::read(&run_dir).unwrap();
     assert_eq!(metrics.last().unwrap().step, 20);
     for line in &metrics {

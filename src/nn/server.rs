@@ -253,17 +253,7 @@ impl ServerClient {
 
     /// Waits for the answer to one of the submitted requests: its tag and evaluation.
     pub fn receive(&mut self) -> Result<(u64, Evaluation), ServerError> {
-        if self.outstanding == 0 {
-            return Err(ServerError::NothingOutstanding);
-        }
-        let reply = match self.replies.try_recv() {
-            Ok(reply) => reply,
-            Err(_) => select! {
-                recv(self.replies) -> reply => reply.map_err(|_| ServerError::Stopped)?,
-                recv(self.alive) -> _ => self.replies.try_recv().map_err(|_| ServerError::Stopped)?,
-            },
-        };
-        Ok(self.accept(reply))
+        Self::receive_any(std::slice::from_mut(self)).map(|(_, tag, evaluation)| (tag, evaluation))
     }
 
     /// Takes a reply in: its buffers go back to the spare pool.
@@ -293,10 +283,8 @@ impl ServerClient {
             }
         }
         let waiting: Vec<usize> = (0..clients.len()).filter(|&i| clients[i].outstanding > 0).collect();
-        match waiting[..] {
-            [] => return Err(ServerError::NothingOutstanding),
-            [index] => return clients[index].receive().map(|(tag, evaluation)| (index, tag, evaluation)),
-            _ => {}
+        if waiting.is_empty() {
+            return Err(ServerError::NothingOutstanding);
         }
         // Each waiting client's replies, and its server's end (which wakes this thread).
         let (index, reply) = {
