@@ -9,7 +9,9 @@ use std::path::{Path, PathBuf};
 
 use nn_support::{encode_batch, sample_games, tiny_config, Scratch};
 use shogi_zero::nn::checkpoint::{self, LATEST};
-use shogi_zero::nn::{CheckpointError, Network, NetworkConfig};
+use shogi_zero::mcts::{Evaluator, Model};
+use shogi_zero::nn::encoding::ENCODING_VERSION;
+use shogi_zero::nn::{CheckpointError, DeviceChoice, InferenceConfig, IoLayout, Network, NetworkConfig, Precision};
 use shogi_zero::rules::VariantId;
 use tch::{Device, Tensor};
 
@@ -117,7 +119,7 @@ fn a_changed_encoding_is_refused() {
 
     let ckpt = saved("encoding-version");
     let metadata = &ckpt.metadata;
-    edit_metadata(metadata, "\"encoding_version\": 1", "\"encoding_version\": 0");
+    edit_metadata(metadata, &format!("\"encoding_version\": {ENCODING_VERSION}"), "\"encoding_version\": 0");
     assert!(matches!(load(metadata), CheckpointError::EncodingChanged { .. }));
 
     let ckpt = saved("policy-map");
@@ -126,6 +128,32 @@ fn a_changed_encoding_is_refused() {
     edit_metadata(metadata, &format!("\"policy_hash\": \"{}\"", net.layout().policy_hash), "\"policy_hash\": \"0000000000000001\"");
     let error = load(metadata);
     assert!(matches!(error, CheckpointError::PolicyMapChanged { .. }), "{error}");
+}
+
+#[test]
+fn a_checkpoint_of_an_earlier_encoding_version_is_read_with_that_version() {
+    let chu = VariantId::ChuShogi;
+    let old_layout = IoLayout::with_version(chu, 1).unwrap();
+    assert_ne!(old_layout.input_planes, IoLayout::of(chu).input_planes, "version 2 adds a chu plane");
+    let net = Network::with_layout(chu, old_layout.clone(), &tiny_config(), Device::Cpu).unwrap();
+    let scratch = Scratch::new("encoding-v1");
+    let dir = checkpoint::run_dir(&scratch.0, chu, "old").unwrap();
+    checkpoint::save(&net, &dir, 3).unwrap();
+    let (loaded, metadata) = checkpoint::load(&dir, chu, None, Device::Cpu).unwrap();
+    assert_eq!(metadata.layout, old_layout);
+    assert_eq!(loaded.encoder().version(), 1);
+    assert_eq!(loaded.encoder().plane_count(), old_layout.input_planes);
+    // Served, it is fed the version-1 planes of a position and answers for its moves.
+    let model = Model::load(&dir, Some(chu), &InferenceConfig { device: DeviceChoice::Cpu, precision: Precision::F32, batch_size: 8, max_wait_us: 100 }).unwrap();
+    let game = sample_games(chu, 1, 6).remove(0);
+    let moves = game.legal_moves();
+    let evaluation = model.evaluator().evaluate(&game, &moves).unwrap();
+    assert_eq!(evaluation.priors.len(), moves.len());
+    assert!(evaluation.priors.iter().chain(&evaluation.wdl).all(|p| p.is_finite()));
+    // The committed default models predate version 2 and still load.
+    let dai = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/dai-shogi/default");
+    let (_, metadata) = checkpoint::load(&dai, VariantId::DaiShogi, None, Device::Cpu).unwrap();
+    assert_eq!(metadata.layout, IoLayout::with_version(VariantId::DaiShogi, metadata.layout.encoding_version).unwrap());
 }
 
 #[test]

@@ -8,8 +8,9 @@ mod nn_support;
 use std::collections::BTreeSet;
 
 use nn_support::{game_from, new_game, sample_games};
-use shogi_zero::nn::encoding::REPETITION_PLANES;
+use shogi_zero::nn::encoding::{ENCODING_VERSION, REPETITION_PLANES};
 use shogi_zero::nn::{Encoder, GameContext, InputPlane, Side};
+use shogi_zero::rules::variant::Legality;
 use shogi_zero::rules::{Color, Game, Piece, PieceType, Position, Square, VariantId};
 
 const START: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
@@ -81,20 +82,54 @@ fn contents(pos: &Position) -> Contents {
 fn the_plane_list_follows_the_variant_data() {
     let shogi = Encoder::new(VariantId::Shogi.variant());
     assert_eq!(shogi.plane_count(), 55);
-    assert_eq!(Encoder::new(VariantId::HeianDaiShogi.variant()).plane_count(), 61);
+    assert_eq!(Encoder::new(VariantId::HeianDaiShogi.variant()).plane_count(), 62);
     let mut hashes = BTreeSet::new();
     for id in VariantId::ALL {
         let v = id.variant();
         let encoder = Encoder::new(v);
+        assert_eq!(encoder.version(), ENCODING_VERSION);
         let faces: usize = v.spec.pieces.iter().map(|p| 1 + p.promotion.is_some() as usize).sum();
-        let context_planes = 1 + 2 + REPETITION_PLANES as usize + 3 + 4;
+        let royal_capture = (v.spec.legality == Legality::RoyalCapture) as usize;
+        let context_planes = 1 + 2 + REPETITION_PLANES as usize + 3 + 4 + royal_capture;
         assert_eq!(encoder.plane_count(), 2 * faces + 2 * v.hand_types.len() + context_planes, "{id}");
+        assert_eq!(encoder.plane_index(InputPlane::RoyalCapture).is_some(), royal_capture == 1, "{id}");
         assert_eq!(encoder.len(), encoder.plane_count() * v.geometry.size * v.geometry.size);
         let distinct: BTreeSet<String> = encoder.planes().iter().map(|p| p.describe(v)).collect();
         assert_eq!(distinct.len(), encoder.plane_count(), "{id}: two planes with one description");
         assert_eq!(encoder.hash(), Encoder::new(v).hash(), "{id}: the hash is stable");
         assert!(hashes.insert(encoder.hash()), "{id}: hash shared with another variant");
     }
+}
+
+#[test]
+fn earlier_encoding_versions_keep_their_layout() {
+    for id in VariantId::ALL {
+        let v = id.variant();
+        let (old, new) = (Encoder::with_version(v, 1).unwrap(), Encoder::new(v));
+        assert_eq!(old.version(), 1);
+        assert_eq!(old.plane_index(InputPlane::RoyalCapture), None, "{id}: version 1 has no royal capture plane");
+        let added = (v.spec.legality == Legality::RoyalCapture) as usize;
+        assert_eq!(old.plane_count() + added, new.plane_count(), "{id}");
+        assert_ne!(old.hash(), new.hash(), "{id}: versions hash apart");
+        assert_eq!(old.hash(), Encoder::with_version(v, 1).unwrap().hash(), "{id}: the hash is stable");
+        assert!(Encoder::with_version(v, 0).is_none() && Encoder::with_version(v, ENCODING_VERSION + 1).is_none());
+    }
+    assert_eq!(Encoder::with_version(VariantId::HeianDaiShogi.variant(), 1).unwrap().plane_count(), 61);
+}
+
+#[test]
+fn the_royal_capture_plane_shows_a_win_by_capture_at_once() {
+    let id = VariantId::ChuShogi;
+    let encoder = Encoder::new(id.variant());
+    let royal_capture = |sfen: &str| constant(plane(&encoder, &encode(&encoder, &game_from(id, sfen)), InputPlane::RoyalCapture));
+    // Black's rook on file 6 attacks White's king.
+    assert_eq!(royal_capture("6k5/12/12/12/12/12/12/12/12/12/K11/6R5 b - 1"), Some(1.0));
+    // White to move: its own king is attacked (the check plane), Black's is not.
+    assert_eq!(royal_capture("6k5/12/12/12/12/12/12/12/12/12/K11/6R5 w - 1"), Some(0.0));
+    // The rook does not reach the king.
+    assert_eq!(royal_capture("5k6/12/12/12/12/12/12/12/12/12/K11/6R5 b - 1"), Some(0.0));
+    // With a crown prince beside it, taking the king does not win.
+    assert_eq!(royal_capture("6k+(de)4/12/12/12/12/12/12/12/12/12/K11/6R5 b - 1"), Some(0.0));
 }
 
 #[test]

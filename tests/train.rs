@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use shogi_zero::config::RunConfig;
 use shogi_zero::nn::encoding::GameContext;
-use shogi_zero::nn::{checkpoint, Network, NetworkConfig};
+use shogi_zero::nn::{checkpoint, Encoder, Network, NetworkConfig};
 use shogi_zero::replay::{self, TrainingSample};
 use shogi_zero::rules::{Game, GameRules, Position, VariantId};
 use shogi_zero::train::batch::BatchBuilder;
@@ -60,7 +60,7 @@ fn train_config(optimizer: OptimizerKind) -> TrainConfig {
 
 #[test]
 fn losses_fall_on_a_batch_the_network_can_fit() {
-    let batch = BatchBuilder::new(SHOGI).build(&samples(32)).unwrap();
+    let batch = BatchBuilder::new(Encoder::new(SHOGI.variant())).build(&samples(32)).unwrap();
     for kind in [OptimizerKind::Sgd, OptimizerKind::Adamw] {
         let config = TrainConfig { learning_rate: if kind == OptimizerKind::Sgd { 0.05 } else { 0.005 }, ..train_config(kind) };
         let mut trainer = Trainer::new(tiny_network(), Optimizer::new(&config), config, 0);
@@ -117,7 +117,7 @@ fn weights(network: &Network) -> Vec<(String, Vec<f32>)> {
 #[test]
 fn a_resumed_trainer_continues_exactly() {
     let scratch = Scratch::new("train-resume-exact");
-    let batches: Vec<_> = samples(96).chunks(32).map(|c| BatchBuilder::new(SHOGI).build(c).unwrap()).collect();
+    let batches: Vec<_> = samples(96).chunks(32).map(|c| BatchBuilder::new(Encoder::new(SHOGI.variant())).build(c).unwrap()).collect();
     for kind in [OptimizerKind::Sgd, OptimizerKind::Adamw] {
         let config = train_config(kind);
         let dir = scratch.0.join(format!("{kind:?}"));
@@ -150,7 +150,7 @@ fn a_resumed_trainer_continues_exactly() {
 fn an_optimizer_state_of_another_network_is_refused() {
     let scratch = Scratch::new("train-optimizer-mismatch");
     let config = train_config(OptimizerKind::Sgd);
-    let batch = BatchBuilder::new(SHOGI).build(&samples(32)).unwrap();
+    let batch = BatchBuilder::new(Encoder::new(SHOGI.variant())).build(&samples(32)).unwrap();
     let mut trainer = Trainer::new(tiny_network(), Optimizer::new(&config), config, 0);
     trainer.train_step(&batch, 0.0);
     trainer.save(&scratch.0).unwrap();

@@ -12,11 +12,11 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::config::SearchConfig;
-use super::evaluator::{Evaluator, EvaluatorError, NetworkEvaluator};
+use super::evaluator::{Evaluator, EvaluatorError, NetInput, NetworkEvaluator};
 use super::search::Search;
 use crate::nn::bench::on_fresh_thread;
 use crate::nn::checkpoint::{self, CheckpointError};
-use crate::nn::{DeviceError, InferenceConfig, InferenceServer, Network, ServerClient, ServerError};
+use crate::nn::{DeviceError, Encoder, InferenceConfig, InferenceServer, Network, ServerClient, ServerError};
 use crate::rules::{Game, Move, VariantId};
 
 /// Why a model could not be loaded.
@@ -34,6 +34,8 @@ pub enum ModelError {
 pub struct Model {
     server: InferenceServer,
     variant: VariantId,
+    /// The served network's encoder.
+    encoder: Encoder,
     id: Mutex<String>,
 }
 
@@ -68,9 +70,9 @@ impl Model {
 
     /// Serves `network` (already on its device and precision) under the name `id`.
     pub fn serve(network: Network, inference: &InferenceConfig, id: String) -> Model {
-        let variant = network.variant();
+        let (variant, encoder) = (network.variant(), network.encoder());
         let server = InferenceServer::start(network, inference.batch_size, Duration::from_micros(inference.max_wait_us));
-        Model { server, variant, id: Mutex::new(id) }
+        Model { server, variant, encoder, id: Mutex::new(id) }
     }
 
     /// The variant the model plays.
@@ -88,9 +90,14 @@ impl Model {
         self.server.client()
     }
 
+    /// Input buffers for this model's network (its encoding and policy map).
+    pub fn input(&self) -> NetInput {
+        NetInput::new(self.encoder.clone())
+    }
+
     /// An evaluator over this model.
     pub fn evaluator(&self) -> NetworkEvaluator {
-        NetworkEvaluator::new(self.client(), self.variant)
+        NetworkEvaluator::new(self.client(), self.input())
     }
 
     /// Replaces the served network (same variant and encoding) under a new name.

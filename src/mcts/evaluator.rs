@@ -2,7 +2,7 @@
 //! inference server; or uniform priors and a drawn value, for tests of the search itself.
 
 use crate::nn::{Encoder, Evaluation, PolicyMap, ServerClient, ServerError, UnmappedMove};
-use crate::rules::{Game, Move, VariantId};
+use crate::rules::{Game, Move};
 
 /// Why an evaluation failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -44,11 +44,10 @@ pub struct NetInput {
 }
 
 impl NetInput {
-    /// Inputs for `variant`.
-    pub fn new(variant: VariantId) -> NetInput {
-        let encoder = Encoder::new(variant.variant());
+    /// Inputs written by `encoder` (the network's: [`crate::nn::Network::encoder`]).
+    pub fn new(encoder: Encoder) -> NetInput {
         let planes = vec![0.0; encoder.len()];
-        NetInput { encoder, map: PolicyMap::new(variant.variant()), planes, indices: Vec::new() }
+        NetInput { map: PolicyMap::new(encoder.variant()), encoder, planes, indices: Vec::new() }
     }
 
     /// Encodes `game`'s current position and maps `moves`; read them with
@@ -81,9 +80,9 @@ pub struct NetworkEvaluator {
 }
 
 impl NetworkEvaluator {
-    /// An evaluator of `variant` positions sending them through `client`.
-    pub fn new(client: ServerClient, variant: VariantId) -> NetworkEvaluator {
-        NetworkEvaluator { client, input: NetInput::new(variant) }
+    /// An evaluator sending positions prepared by `input` through `client`.
+    pub fn new(client: ServerClient, input: NetInput) -> NetworkEvaluator {
+        NetworkEvaluator { client, input }
     }
 }
 

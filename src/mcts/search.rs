@@ -13,7 +13,7 @@ use super::mate;
 use super::tree::{NodeId, NodeState, Tree, ROOT};
 use crate::nn::Evaluation;
 use crate::rules::variant::Legality;
-use crate::rules::{Color, Game, Move, MoveList, Position};
+use crate::rules::{Color, Game, Move, MoveList};
 
 /// A search over the future of one game.
 #[derive(Clone, Debug)]
@@ -174,7 +174,7 @@ impl Search {
     /// lost for the maker by the rules rather than by the evaluator.
     fn leaf_royal_hangs(&self) -> bool {
         let position = self.leaf.position();
-        self.config.royal_capture_leaves && only_royal_en_prise(position, position.side_to_move().opponent())
+        self.config.royal_capture_leaves && position.only_royal_en_prise(position.side_to_move().opponent())
     }
 
     /// Takes in the evaluation of the pending leaf: priors in the order of
@@ -296,7 +296,7 @@ impl Search {
             .tree
             .node(ROOT)
             .children()
-            .filter(|&id| only_royal_en_prise(&position.after(self.tree.node(id).mv), mover))
+            .filter(|&id| position.after(self.tree.node(id).mv).only_royal_en_prise(mover))
             .collect();
         if hanging.len() == self.tree.node(ROOT).child_count as usize {
             return;
@@ -601,12 +601,6 @@ impl Search {
         self.gumbel.clear();
         Ok(())
     }
-}
-
-/// Whether `color`'s only royal piece can be taken at once in `position`, in a variant where
-/// check does not matter (where it does, no legal move leaves a king en prise).
-fn only_royal_en_prise(position: &Position, color: Color) -> bool {
-    position.variant().spec.legality == Legality::RoyalCapture && position.royal_count(color) == 1 && position.in_check(color)
 }
 
 /// The visit count each simulation of a Gumbel root considers (mctx's schedule): sequential

@@ -221,7 +221,9 @@ pub fn check_metadata(
     shape: Option<&NetworkConfig>,
 ) -> Result<(), CheckpointError> {
     let path = path.to_path_buf();
-    let (expected, found) = (IoLayout::of(variant), &metadata.layout);
+    let found = &metadata.layout;
+    // A checkpoint of an earlier encoding version is read with that version's layout.
+    let expected = IoLayout::with_version(variant, found.encoding_version).unwrap_or_else(|| IoLayout::of(variant));
     if found.variant != expected.variant {
         return Err(CheckpointError::WrongVariant { path, expected: expected.variant, found: found.variant.clone() });
     }
@@ -289,7 +291,7 @@ pub fn load(
         return Err(corrupt(format!("checksum {checksum}, the metadata says {}", metadata.weights_fnv1a64)));
     }
     let tensors = Tensor::read_safetensors(&weights_path).map_err(|e| corrupt(e.to_string()))?;
-    let network = Network::new(variant, &metadata.network, device)
+    let network = Network::with_layout(variant, metadata.layout.clone(), &metadata.network, device)
         .map_err(|source| CheckpointError::Network { path: path.clone(), source })?;
     let variables = network.var_store().variables();
     if tensors.len() != variables.len() {

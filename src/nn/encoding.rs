@@ -12,19 +12,26 @@
 //! | [`InputPlane::PromotionZone`], mover then opponent | 1 on that side's promotion zone |
 //! | [`InputPlane::Repetition`] for 1, 2, 3 | constant 1 when the position occurred at least that often before (the fourth occurrence ends the game) |
 //! | [`InputPlane::InCheck`] | constant 1 when the mover's royal piece is attacked |
+//! | [`InputPlane::RoyalCapture`] (version 2, variants where check does not matter) | constant 1 when the mover can take the opponent's only royal piece and win |
 //! | [`InputPlane::MoverIsWhite`] | constant 1 when White moves (the sides are not symmetric: Black moves first, declaration thresholds differ) |
 //! | [`InputPlane::PlyProgress`] | constant: plies played / ply cap (the cap is scored as a draw) |
 //! | [`InputPlane::LastMoveFrom`], [`InputPlane::LastMoveTo`] for 1 then 2 plies ago | 1 on the origin, resp. destination and middle square, of that move |
 //!
-//! Shogi has 55 planes, Heian dai shogi 61. [`Encoder::hash`] identifies the layout; change
-//! [`ENCODING_VERSION`] when the meaning of a plane changes without its name changing.
+//! Shogi has 55 planes, Heian dai shogi 62 (61 in version 1). [`Encoder::hash`] identifies the
+//! layout; change [`ENCODING_VERSION`] when the planes change, and keep building the earlier
+//! versions' layouts ([`Encoder::with_version`]) so that their checkpoints stay usable.
 
 use super::fnv::Fnv1a;
 use super::frame::Frame;
+use crate::rules::variant::Legality;
 use crate::rules::{Color, Game, Move, PieceType, Position, Variant};
 
-/// Version of the encoding rules, stored in checkpoints next to [`Encoder::hash`].
-pub const ENCODING_VERSION: u32 = 1;
+/// Version of the encoding rules that new networks use, stored in checkpoints next to
+/// [`Encoder::hash`]. Version 2 added [`InputPlane::RoyalCapture`].
+pub const ENCODING_VERSION: u32 = 2;
+
+/// Every version [`Encoder::with_version`] builds.
+pub const ENCODING_VERSIONS: std::ops::RangeInclusive<u32> = 1..=ENCODING_VERSION;
 
 /// Repetition planes: the position occurred at least 1, 2, 3 times before.
 pub const REPETITION_PLANES: u8 = 3;
@@ -87,6 +94,9 @@ pub enum InputPlane {
     Repetition { times: u8 },
     /// Constant 1 when the mover's (single) royal piece is attacked.
     InCheck,
+    /// Constant 1 when the mover can take the opponent's only royal piece at once, which wins
+    /// (variants where check does not matter; from version 2).
+    RoyalCapture,
     /// Constant 1 when the side to move is White.
     MoverIsWhite,
     /// Constant: plies played divided by the game's ply cap, at most 1.
@@ -111,6 +121,7 @@ impl InputPlane {
             InputPlane::PromotionZone { side } => format!("promotion zone {}", side.name()),
             InputPlane::Repetition { times } => format!("repetition >= {times}"),
             InputPlane::InCheck => "in check".to_string(),
+            InputPlane::RoyalCapture => "royal capture".to_string(),
             InputPlane::MoverIsWhite => "mover is white".to_string(),
             InputPlane::PlyProgress => "ply progress".to_string(),
             InputPlane::LastMoveFrom { plies_ago } => format!("move {plies_ago} ago from"),
@@ -153,6 +164,7 @@ struct Offsets {
     zone: [usize; 2],
     repetition: usize,
     in_check: usize,
+    royal_capture: Option<usize>,
     mover_is_white: usize,
     ply_progress: usize,
     /// First last-move plane: from and to for 1 ply ago, then for 2 plies ago.
@@ -184,6 +196,7 @@ impl PlaneList {
 #[derive(Clone, Debug)]
 pub struct Encoder {
     variant: &'static Variant,
+    version: u32,
     frame: Frame,
     planes: Vec<InputPlane>,
     offsets: Offsets,
@@ -193,8 +206,17 @@ pub struct Encoder {
 }
 
 impl Encoder {
-    /// The encoder of `variant`.
+    /// The encoder of `variant` that new networks use ([`ENCODING_VERSION`]).
     pub fn new(variant: &'static Variant) -> Encoder {
+        Encoder::with_version(variant, ENCODING_VERSION).expect("the current version is known")
+    }
+
+    /// The encoder of `variant` in encoding `version`; `None` for a version this program does
+    /// not know ([`ENCODING_VERSIONS`]).
+    pub fn with_version(variant: &'static Variant, version: u32) -> Option<Encoder> {
+        if !ENCODING_VERSIONS.contains(&version) {
+            return None;
+        }
         let mut list = PlaneList::default();
         list.add(InputPlane::OnBoard);
         let piece = Side::BOTH.map(|side| {
@@ -210,21 +232,28 @@ impl Encoder {
         let zone = Side::BOTH.map(|side| list.add(InputPlane::PromotionZone { side }));
         let repetition = list.add_all((1..=REPETITION_PLANES).map(|times| InputPlane::Repetition { times }));
         let in_check = list.add(InputPlane::InCheck);
+        let royal_capture =
+            (version >= 2 && variant.spec.legality == Legality::RoyalCapture).then(|| list.add(InputPlane::RoyalCapture));
         let mover_is_white = list.add(InputPlane::MoverIsWhite);
         let ply_progress = list.add(InputPlane::PlyProgress);
         let last_move = list.add_all((1..=RECENT_MOVES as u8).flat_map(|plies_ago| {
             [InputPlane::LastMoveFrom { plies_ago }, InputPlane::LastMoveTo { plies_ago }]
         }));
-        let offsets = Offsets { piece, hand, zone, repetition, in_check, mover_is_white, ply_progress, last_move };
+        let offsets = Offsets { piece, hand, zone, repetition, in_check, royal_capture, mover_is_white, ply_progress, last_move };
         let planes = list.planes;
         let hand_scale = variant.max_in_hand.iter().map(|&m| if m == 0 { 0.0 } else { 1.0 / m as f32 }).collect();
         let frame = Frame::new(variant);
         let mut h = Fnv1a::default();
-        h.write_str(&format!("encoding v{ENCODING_VERSION} {} {}x{}", variant.name(), frame.size(), frame.size()));
+        h.write_str(&format!("encoding v{version} {} {}x{}", variant.name(), frame.size(), frame.size()));
         for plane in &planes {
             h.write_str(&plane.describe(variant));
         }
-        Encoder { variant, frame, planes, offsets, hand_scale, hash: h.finish() }
+        Some(Encoder { variant, version, frame, planes, offsets, hand_scale, hash: h.finish() })
+    }
+
+    /// The encoding version.
+    pub fn version(&self) -> u32 {
+        self.version
     }
 
     /// The variant.
@@ -315,6 +344,9 @@ impl Encoder {
         }
         if pos.in_check(us) {
             out[plane(o.in_check)].fill(1.0);
+        }
+        if let Some(p) = o.royal_capture.filter(|_| pos.only_royal_en_prise(us.opponent())) {
+            out[plane(p)].fill(1.0);
         }
         if us == Color::White {
             out[plane(o.mover_is_white)].fill(1.0);

@@ -44,20 +44,25 @@ pub struct IoLayout {
 }
 
 impl IoLayout {
-    /// The layout of `variant`.
+    /// The layout of `variant` that new networks get.
     pub fn of(variant: VariantId) -> IoLayout {
+        IoLayout::with_version(variant, ENCODING_VERSION).expect("the current version is known")
+    }
+
+    /// The layout of `variant` in encoding `version`, if this program knows that version.
+    pub fn with_version(variant: VariantId, version: u32) -> Option<IoLayout> {
         let v = variant.variant();
-        let (encoder, map) = (Encoder::new(v), PolicyMap::new(v));
-        IoLayout {
+        let (encoder, map) = (Encoder::with_version(v, version)?, PolicyMap::new(v));
+        Some(IoLayout {
             variant: variant.name().to_string(),
             board_size: encoder.board_size(),
-            encoding_version: ENCODING_VERSION,
+            encoding_version: version,
             input_planes: encoder.plane_count(),
             encoding_hash: format!("{:016x}", encoder.hash()),
             policy_planes: map.planes().len(),
             policy_size: map.len(),
             policy_hash: format!("{:016x}", map.hash()),
-        }
+        })
     }
 
     fn area(&self) -> i64 {
@@ -207,11 +212,16 @@ pub struct Network {
 }
 
 impl Network {
-    /// A freshly initialised network for `variant` of shape `config`, on `device`, in float32.
-    /// Call [`Network::set_precision`] for reduced-precision inference.
+    /// A freshly initialised network for `variant` of shape `config`, on `device`, in float32,
+    /// reading the current encoding. Call [`Network::set_precision`] for reduced-precision
+    /// inference.
     pub fn new(variant: VariantId, config: &NetworkConfig, device: Device) -> Result<Network, NetworkError> {
+        Network::with_layout(variant, IoLayout::of(variant), config, device)
+    }
+
+    /// The same for a network reading `layout` (of `variant`, as a checkpoint records it).
+    pub fn with_layout(variant: VariantId, layout: IoLayout, config: &NetworkConfig, device: Device) -> Result<Network, NetworkError> {
         config.validate()?;
-        let layout = IoLayout::of(variant);
         let vs = nn::VarStore::new(device);
         let root = vs.root();
         let c = config.channels as i64;
@@ -271,6 +281,12 @@ impl Network {
     /// What the inputs and outputs mean.
     pub fn layout(&self) -> &IoLayout {
         &self.layout
+    }
+
+    /// The encoder of this network's inputs.
+    pub fn encoder(&self) -> Encoder {
+        Encoder::with_version(self.variant.variant(), self.layout.encoding_version)
+            .expect("a network's layout is built for a known encoding version")
     }
 
     /// The shape.

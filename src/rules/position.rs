@@ -384,6 +384,12 @@ impl Position {
         }
     }
 
+    /// Whether `color`'s only royal piece can be taken at once, ending the game, in a variant
+    /// where check does not matter (where it does, no legal move leaves a king en prise).
+    pub fn only_royal_en_prise(&self, color: Color) -> bool {
+        self.variant.spec.legality == Legality::RoyalCapture && self.royal_count(color) == 1 && self.in_check(color)
+    }
+
     /// Whether some move of `color`'s opponent, were it to move now, would remove one of
     /// `color`'s royal pieces.
     fn royal_capturable(&self, color: Color) -> bool {

@@ -2,9 +2,9 @@
 //! inference server (many workers, one network thread), or with its own network in lockstep
 //! rounds (one worker; the same batches every run, so seeded runs repeat exactly).
 
-use crate::mcts::{EvaluatorError, NetInput};
+use crate::mcts::{EvaluatorError, Model, NetInput};
 use crate::nn::{Evaluation, Inference, Network, ServerClient};
-use crate::rules::{Game, Move, VariantId};
+use crate::rules::{Game, Move};
 
 /// Evaluates positions submitted with tags; answers come back in batches.
 pub trait BatchEvaluator {
@@ -17,24 +17,29 @@ pub trait BatchEvaluator {
 
 /// Through the inference server: the learner's, and in league runs the opponent's.
 pub struct ServerBatch {
-    /// The learner's client, then the opponent's if there is one.
+    /// The learner's client, then the opponent's if there is one ...
     clients: Vec<ServerClient>,
-    input: NetInput,
+    /// ... and the input buffers of each one's network.
+    inputs: Vec<NetInput>,
 }
 
 impl ServerBatch {
-    /// Submits `variant` positions through `learner`, and those of the opponent's searches
-    /// through `opponent`.
-    pub fn new(learner: ServerClient, opponent: Option<ServerClient>, variant: VariantId) -> ServerBatch {
-        ServerBatch { clients: std::iter::once(learner).chain(opponent).collect(), input: NetInput::new(variant) }
+    /// Submits positions to the `learner` model, and those of the opponent's searches to
+    /// `opponent`.
+    pub fn new(learner: &Model, opponent: Option<&Model>) -> ServerBatch {
+        let models = || std::iter::once(learner).chain(opponent);
+        ServerBatch { clients: models().map(Model::client).collect(), inputs: models().map(Model::input).collect() }
     }
 }
 
 impl BatchEvaluator for ServerBatch {
     fn submit(&mut self, tag: usize, game: &Game, moves: &[Move], opponent: bool) -> Result<(), EvaluatorError> {
-        let client = self.clients.get_mut(opponent as usize).ok_or(EvaluatorError::NoOpponent)?;
-        self.input.prepare(game, moves)?;
-        Ok(client.submit(tag as u64, self.input.planes(), self.input.indices())?)
+        let side = opponent as usize;
+        let (Some(client), Some(input)) = (self.clients.get_mut(side), self.inputs.get_mut(side)) else {
+            return Err(EvaluatorError::NoOpponent);
+        };
+        input.prepare(game, moves)?;
+        Ok(client.submit(tag as u64, input.planes(), input.indices())?)
     }
 
     fn collect(&mut self, out: &mut Vec<(usize, Evaluation)>) -> Result<(), EvaluatorError> {
@@ -62,7 +67,7 @@ pub struct DirectBatch {
 impl DirectBatch {
     /// Evaluates with `network`.
     pub fn new(network: Network) -> DirectBatch {
-        let input = NetInput::new(network.variant());
+        let input = NetInput::new(network.encoder());
         DirectBatch { network, input, planes: Vec::new(), legal: Vec::new(), tags: Vec::new(), output: Inference::default() }
     }
 }

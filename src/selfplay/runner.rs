@@ -166,7 +166,7 @@ pub fn run(
         if let Some((model, opponent)) = served {
             for _ in 0..run.selfplay.workers {
                 let tx = finished_tx.clone();
-                let batch = ServerBatch::new(model.client(), opponent.map(Model::client), run.variant);
+                let batch = ServerBatch::new(model, opponent);
                 let shared = &shared;
                 workers.push(scope.spawn(move || shared.work(batch, &tx, || model.id())));
             }

@@ -6,7 +6,6 @@ use tch::{Kind, Tensor};
 
 use crate::nn::{Encoder, PolicyMap, UnmappedMove};
 use crate::replay::TrainingSample;
-use crate::rules::VariantId;
 
 /// One minibatch, on the CPU.
 #[derive(Debug)]
@@ -35,11 +34,11 @@ pub struct BatchBuilder {
 }
 
 impl BatchBuilder {
-    /// A builder for `variant`.
-    pub fn new(variant: VariantId) -> BatchBuilder {
+    /// A builder of the inputs that `encoder` writes (the trained network's).
+    pub fn new(encoder: Encoder) -> BatchBuilder {
         BatchBuilder {
-            encoder: Encoder::new(variant.variant()),
-            map: PolicyMap::new(variant.variant()),
+            map: PolicyMap::new(encoder.variant()),
+            encoder,
             planes: Vec::new(),
             moves: Vec::new(),
             indices: Vec::new(),
