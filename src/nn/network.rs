@@ -29,7 +29,7 @@ pub struct IoLayout {
     pub variant: String,
     /// Board side length.
     pub board_size: usize,
-    /// [`ENCODING_VERSION`].
+    /// The input encoding's version ([`ENCODING_VERSION`] for new networks).
     pub encoding_version: u32,
     /// Input planes.
     pub input_planes: usize,
