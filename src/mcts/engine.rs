@@ -33,8 +33,7 @@ pub enum ModelError {
 /// A network served by a batching inference server.
 pub struct Model {
     server: InferenceServer,
-    variant: VariantId,
-    /// The served network's encoder.
+    /// The served network's encoder (which names the variant).
     encoder: Encoder,
     id: Mutex<String>,
 }
@@ -70,14 +69,14 @@ impl Model {
 
     /// Serves `network` (already on its device and precision) under the name `id`.
     pub fn serve(network: Network, inference: &InferenceConfig, id: String) -> Model {
-        let (variant, encoder) = (network.variant(), network.encoder());
+        let encoder = network.encoder();
         let server = InferenceServer::start(network, inference.batch_size, Duration::from_micros(inference.max_wait_us));
-        Model { server, variant, encoder, id: Mutex::new(id) }
+        Model { server, encoder, id: Mutex::new(id) }
     }
 
     /// The variant the model plays.
     pub fn variant(&self) -> VariantId {
-        self.variant
+        self.encoder.variant().id
     }
 
     /// A name for records: the checkpoint's metadata path and training step.
