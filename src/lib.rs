@@ -6,11 +6,12 @@
 //! - [`mcts`]: the tree search (PUCT and Gumbel root), over any evaluator.
 //! - [`selfplay`]: games of the network against itself, written to replay files.
 //! - [`replay`]: self-play games on disk and the trainer's window over them.
-//! - [`train`]: the trainer and the training loop.
+//! - [`train`]: the trainer, its optimiser, batches, saved state and metrics.
 //! - [`openings`]: start positions and opening lines of self-play and matches (files, random).
 //! - [`config`]: run configurations (`configs/*.toml`), one table per layer.
 //! - [`arena`]: matches between players, Elo and SPRT.
 //! - [`protocol`]: playing against a model: the terminal game, the USI and XBoard engines.
+//! - [`pipeline`]: the training run: self-play and training together, gating, league games.
 //! - [`plot`]: PNG charts.
 //! - [`files`]: atomic file writes.
 //! - [`splitmix`]: the SplitMix64 mixer behind seeds and hash keys.
@@ -23,6 +24,7 @@ pub mod files;
 pub mod mcts;
 pub mod nn;
 pub mod openings;
+pub mod pipeline;
 pub mod plot;
 pub mod protocol;
 pub mod replay;

@@ -9,7 +9,8 @@ use std::collections::BTreeSet;
 
 use nn_support::{game_from, new_game, sample_games};
 use shogi_zero::nn::encoding::{ENCODING_VERSION, REPETITION_PLANES};
-use shogi_zero::nn::{Encoder, GameContext, InputPlane, Side};
+use shogi_zero::nn::{Encoder, InputPlane, Side};
+use shogi_zero::rules::GameContext;
 use shogi_zero::rules::variant::Legality;
 use shogi_zero::rules::{Color, Game, Piece, PieceType, Position, Square, VariantId};
 

@@ -9,7 +9,7 @@ use std::process::{Command, Output};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use shogi_zero::nn::encoding::GameContext;
+use shogi_zero::rules::GameContext;
 use shogi_zero::replay::format::Header;
 use shogi_zero::replay::{
     list_files, read_file, write_games, Ending, GameError, GameRecord, GameResult, MoveRecord, ReplayError, ReplayWindow, Side,

@@ -9,13 +9,13 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use shogi_zero::config::RunConfig;
-use shogi_zero::nn::encoding::GameContext;
+use shogi_zero::rules::GameContext;
 use shogi_zero::nn::{checkpoint, Encoder, Network, NetworkConfig};
 use shogi_zero::replay::{self, TrainingSample};
 use shogi_zero::rules::{Game, GameRules, Position, VariantId};
 use shogi_zero::train::batch::BatchBuilder;
 use shogi_zero::train::optimizer::Optimizer;
-use shogi_zero::train::run::{state_path, TrainerState};
+use shogi_zero::train::{state_path, TrainerState};
 use shogi_zero::train::trainer::optimizer_path;
 use shogi_zero::train::{OptimizerKind, TrainConfig, Trainer};
 use tch::Device;

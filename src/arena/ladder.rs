@@ -21,7 +21,7 @@ use super::runner::{run_match, MatchConfig, MatchReport};
 use super::stats::{elo_from_score, EloEstimate, Wdl};
 use super::ArenaError;
 use crate::files::write_atomic;
-use crate::nn::InvalidField;
+use crate::config::InvalidField;
 use crate::plot::LineChart;
 
 /// The checkpoints of a run folder: `(step, path)` of every `step-<N>.json`, by step.

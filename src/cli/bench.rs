@@ -8,7 +8,8 @@ use anyhow::Context;
 use clap::{Args, Subcommand};
 
 use crate::mcts::RootSelection;
-use crate::nn::bench::{forward_rate, on_fresh_thread, server_rate, Workload};
+use crate::nn::bench::{forward_rate, server_rate, Workload};
+use crate::nn::device::on_fresh_thread;
 use crate::selfplay::bench::measure as measure_selfplay;
 use crate::train::bench::{measure as measure_trainer, write_random_games};
 use crate::train::TrainConfig;

@@ -11,7 +11,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::config::RunConfig;
 use crate::nn::checkpoint;
 use crate::rules::VariantId;
-use crate::train::run::{self, TrainRun, RUN_CONFIG};
+use crate::pipeline::{self, TrainRun, RUN_CONFIG};
 
 #[derive(Debug, Args)]
 pub struct TrainArgs {
@@ -53,7 +53,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
             .progress_chars("=> "),
     );
     let train_run = TrainRun { config, run_dir: run_dir.clone(), seed: args.seed };
-    let summary = run::train(&train_run, &AtomicBool::new(false), &progress).context("training stopped")?;
+    let summary = pipeline::train(&train_run, &AtomicBool::new(false), &progress).context("training stopped")?;
     progress.finish();
     let minutes = summary.elapsed.as_secs_f64() / 60.0;
     println!(

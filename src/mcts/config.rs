@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::mate::MAX_MATE_PLIES;
-use crate::nn::config::InvalidField;
+use crate::config::InvalidField;
 
 /// How the root chooses which moves to search.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

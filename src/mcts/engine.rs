@@ -14,7 +14,7 @@ use rand_chacha::ChaCha8Rng;
 use super::config::SearchConfig;
 use super::evaluator::{Evaluator, EvaluatorError, NetInput, NetworkEvaluator};
 use super::search::Search;
-use crate::nn::bench::on_fresh_thread;
+use crate::nn::device::on_fresh_thread;
 use crate::nn::checkpoint::{self, CheckpointError};
 use crate::nn::{DeviceError, Encoder, InferenceConfig, InferenceServer, Network, ServerClient, ServerError};
 use crate::rules::{Game, Move, VariantId};

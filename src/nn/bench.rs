@@ -2,12 +2,8 @@
 //! positions, the raw forward throughput of a network, and the throughput of the same network
 //! behind the [`InferenceServer`] with enough clients to keep it busy.
 //!
-//! LibTorch runs on OpenMP, and GNU OpenMP keeps one team of worker threads per thread that
-//! has run parallel work, for as long as that thread lives. When the live teams together hold
-//! more threads than the machine has cores, every team stops spinning between parallel regions
-//! and sleeps instead, which costs up to a third of the throughput on a two-core machine. So
-//! that raw and served figures are taken alike, with one team alive, networks should be built
-//! and raw passes run with [`on_fresh_thread`]; the server runs on its own thread anyway.
+//! Networks are built and raw passes run with [`on_fresh_thread`](super::device::on_fresh_thread), so that raw and served
+//! figures are taken alike, with one OpenMP team alive.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -90,12 +86,6 @@ impl Workload {
         let n = layout.board_size as i64;
         Tensor::from_slice(&self.planes[..batch * self.input_len]).view([batch as i64, layout.input_planes as i64, n, n])
     }
-}
-
-/// Runs `f` on a thread of its own and returns its result: LibTorch work done there leaves no
-/// OpenMP team behind (see the [module documentation](self)).
-pub fn on_fresh_thread<T: Send>(f: impl FnOnce() -> T + Send) -> T {
-    thread::scope(|scope| scope.spawn(f).join().expect("benchmark thread panicked"))
 }
 
 /// Waits for the work queued on the network's device to finish.

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::device::{DeviceChoice, Precision};
+use crate::config::InvalidField;
 
 /// Upper bounds that keep a typing mistake from allocating the whole memory.
 const MAX_BLOCKS: usize = 256;
@@ -99,16 +100,6 @@ impl InferenceConfig {
         }
         Ok(())
     }
-}
-
-/// A field whose value is out of range.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("field `{field}`: {message}")]
-pub struct InvalidField {
-    /// The field's path, `table.key`.
-    pub field: String,
-    /// What is wrong.
-    pub message: String,
 }
 
 impl std::fmt::Display for NetworkConfig {

@@ -24,6 +24,7 @@
 use super::fnv::Fnv1a;
 use super::frame::Frame;
 use crate::rules::variant::Legality;
+use crate::rules::context::{GameContext, RECENT_MOVES};
 use crate::rules::{Color, Game, Move, PieceType, Position, Variant};
 
 /// Version of the encoding rules that new networks use, stored in checkpoints next to
@@ -36,8 +37,6 @@ pub const ENCODING_VERSIONS: std::ops::RangeInclusive<u32> = 1..=ENCODING_VERSIO
 /// Repetition planes: the position occurred at least 1, 2, 3 times before.
 pub const REPETITION_PLANES: u8 = 3;
 
-/// How many recent moves the last-move planes show.
-pub const RECENT_MOVES: usize = 2;
 
 /// A side, relative to the side to move.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -127,30 +126,6 @@ impl InputPlane {
             InputPlane::LastMoveFrom { plies_ago } => format!("move {plies_ago} ago from"),
             InputPlane::LastMoveTo { plies_ago } => format!("move {plies_ago} ago to"),
         }
-    }
-}
-
-/// What the encoding needs of a game beyond its current position.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct GameContext {
-    /// How often the current position occurred before ([`Game::repetitions`]).
-    pub repetitions: usize,
-    /// Plies played ([`Game::ply`]).
-    pub ply: usize,
-    /// The game's ply cap.
-    pub ply_cap: u32,
-    /// The last moves, most recent first.
-    pub recent: [Option<Move>; RECENT_MOVES],
-}
-
-impl GameContext {
-    /// The context of a game's current position.
-    pub fn of(game: &Game) -> GameContext {
-        let mut recent = [None; RECENT_MOVES];
-        for (slot, &mv) in recent.iter_mut().zip(game.moves().iter().rev()) {
-            *slot = Some(mv);
-        }
-        GameContext { repetitions: game.repetitions(), ply: game.ply(), ply_cap: game.rules().ply_cap, recent }
     }
 }
 

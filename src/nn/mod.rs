@@ -24,9 +24,9 @@ pub mod policy_map;
 pub mod server;
 
 pub use checkpoint::{CheckpointError, Metadata};
-pub use config::{InferenceConfig, InvalidField, NetworkConfig};
+pub use config::{InferenceConfig, NetworkConfig};
 pub use device::{DeviceChoice, DeviceError, Precision};
-pub use encoding::{Encoder, GameContext, InputPlane, Side};
+pub use encoding::{Encoder, InputPlane, Side};
 pub use network::{Evaluation, Inference, IoLayout, Network, NetworkError, NetworkOutput};
 pub use policy_map::{PolicyMap, PolicyPlane, UnmappedMove};
 pub use server::{InferenceServer, ServerClient, ServerError};

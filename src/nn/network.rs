@@ -11,7 +11,8 @@ use serde::{Deserialize, Serialize};
 use tch::nn::{self, ModuleT};
 use tch::{Device, Kind, Tensor};
 
-use super::config::{InferenceConfig, InvalidField, NetworkConfig};
+use super::config::{InferenceConfig, NetworkConfig};
+use crate::config::InvalidField;
 use super::device::{DeviceError, Precision};
 use super::encoding::{Encoder, ENCODING_VERSION};
 use super::policy_map::PolicyMap;

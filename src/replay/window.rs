@@ -28,7 +28,7 @@ use std::sync::Arc;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::nn::encoding::GameContext;
+use crate::rules::GameContext;
 use crate::rules::{Color, Move, Position, VariantId};
 
 use super::format::{list_files, read_file_with, ReplayError};

@@ -1,6 +1,7 @@
 //! The rules core: variants as data, positions, legal moves, notation, game results and perft.
 //! Depends on nothing else in the crate.
 
+pub mod context;
 pub mod game;
 pub mod geometry;
 mod movegen;
@@ -13,6 +14,7 @@ pub mod position;
 pub mod variant;
 pub mod variants;
 
+pub use context::GameContext;
 pub use game::{EndReason, Game, GameRules, Outcome};
 pub use geometry::{Color, Square};
 pub use moves::{Move, MoveList};

@@ -33,7 +33,7 @@ pub fn measure(
     duration: Duration,
     out: &std::path::Path,
 ) -> Result<SelfplayRate, runner::SelfplayError> {
-    let network = crate::nn::bench::on_fresh_thread(make_network);
+    let network = crate::nn::device::on_fresh_thread(make_network);
     let variant = network.variant();
     let inference = InferenceConfig { device: Default::default(), precision: network.precision(), batch_size: batch, max_wait_us: 2000 };
     let model = Model::serve(network, &inference, "bench".to_string());
@@ -60,6 +60,6 @@ pub fn measure(
     })?;
     drop(model);
     let workload = Workload::new(variant, batch.max(256), 0x5EED);
-    let raw = crate::nn::bench::on_fresh_thread(|| forward_rate(&make_network(), &workload, batch, duration));
+    let raw = crate::nn::device::on_fresh_thread(|| forward_rate(&make_network(), &workload, batch, duration));
     Ok(SelfplayRate { selfplay_evals_per_s: evaluations, raw_evals_per_s: raw, plies_per_s: plies })
 }

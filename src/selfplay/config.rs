@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::nn::config::InvalidField;
+use crate::config::InvalidField;
 
 /// How self-play games are played and recorded.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::nn::config::InvalidField;
+use crate::config::InvalidField;
 
 /// The optimiser.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

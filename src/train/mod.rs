@@ -1,24 +1,42 @@
 //! Training: minibatches from the replay window, the losses, the optimiser and its schedule,
-//! and the loop that runs self-play and training together with checkpoints and resume.
+//! the trainer's saved state and the metrics of a run. The loop that runs self-play and
+//! training together is [`crate::pipeline`].
 //!
 //! - [`bench`]: the trainer's throughput next to steps on a prepared batch.
 //! - [`config`]: the `[train]` settings.
 //! - [`batch`]: samples to tensors (sparse policy targets).
 //! - [`optimizer`]: SGD with Nesterov momentum or AdamW, with savable state.
 //! - [`trainer`]: losses and one optimisation step; saving the trainer's state.
-//! - [`gating`]: new checkpoints against the self-play network (optional).
+//! - [`state`]: what is kept beside each checkpoint to resume exactly there.
 //! - [`metrics`]: the JSON-lines metrics of a run and its PNG charts.
-//! - [`run`]: the loop: self-play and training together, checkpoints, resume.
+
+use std::path::PathBuf;
 
 pub mod batch;
 pub mod bench;
 pub mod config;
-pub mod gating;
 pub mod metrics;
 pub mod optimizer;
-pub mod run;
+pub mod state;
 pub mod trainer;
 
 pub use config::{Optimizer as OptimizerKind, TrainConfig};
-pub use run::{train, TrainError, TrainRun, TrainSummary};
+pub use state::{state_path, TrainerState};
 pub use trainer::{Losses, Trainer};
+
+/// Why a training step, or saving or loading the trainer, failed.
+#[derive(Debug, thiserror::Error)]
+pub enum TrainError {
+    #[error(transparent)]
+    Checkpoint(#[from] crate::nn::CheckpointError),
+    #[error(transparent)]
+    Replay(#[from] crate::replay::ReplayError),
+    #[error(transparent)]
+    Window(#[from] crate::replay::WindowError),
+    #[error("training data: {0}")]
+    Unmapped(#[from] crate::nn::UnmappedMove),
+    #[error("cannot {action} {path}: {source}")]
+    Io { action: &'static str, path: PathBuf, source: std::io::Error },
+    #[error("trainer state {path}: {message}")]
+    State { path: PathBuf, message: String },
+}

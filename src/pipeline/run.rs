@@ -10,30 +10,32 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use indicatif::ProgressBar;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use serde::{Deserialize, Serialize};
 
-use super::batch::BatchBuilder;
-use super::gating;
-use super::metrics::{self, MetricsLine};
-use super::optimizer::Optimizer;
-use super::trainer::{optimizer_path, Losses, Trainer};
+use super::{gating, league};
 use crate::config::RunConfig;
 use crate::mcts::{Model, ModelError};
-use crate::nn::bench::on_fresh_thread;
 use crate::nn::checkpoint::{self, CheckpointError};
+use crate::nn::device::on_fresh_thread;
 use crate::nn::{Network, NetworkError, UnmappedMove};
-use crate::replay::{ReplayError, ReplayWindow, WindowConfig, WindowCounters, WindowError};
+use crate::replay::{ReplayError, ReplayWindow, WindowConfig, WindowError};
 use crate::selfplay::runner::{self, Counters, Evaluators, SelfplayRun};
 use crate::selfplay::SelfplayError;
+use crate::train::batch::BatchBuilder;
+use crate::train::metrics::{self, MetricsLine};
+use crate::train::optimizer::Optimizer;
+use crate::train::state::{self, TrainerState};
+use crate::train::{Losses, TrainError, Trainer};
 
 /// The copy of the configuration kept in a run folder.
 pub const RUN_CONFIG: &str = "config.toml";
 
 /// Why training stopped with an error.
 #[derive(Debug, thiserror::Error)]
-pub enum TrainError {
+pub enum PipelineError {
+    #[error(transparent)]
+    Train(#[from] TrainError),
     #[error(transparent)]
     Checkpoint(#[from] CheckpointError),
     #[error(transparent)]
@@ -50,37 +52,12 @@ pub enum TrainError {
     Unmapped(#[from] UnmappedMove),
     #[error("cannot {action} {path}: {source}")]
     Io { action: &'static str, path: PathBuf, source: std::io::Error },
-    #[error("trainer state {path}: {message}")]
-    State { path: PathBuf, message: String },
     #[error("cannot draw the charts: {0}")]
     Plot(#[from] crate::plot::PlotError),
     #[error("gating: {0}")]
     Gating(#[from] crate::arena::ArenaError),
-}
-
-/// What the trainer keeps beside each checkpoint to resume exactly there.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TrainerState {
-    pub step: u64,
-    /// Seconds of training so far.
-    pub elapsed_s: f64,
-    /// The replay window's counters (samples drawn, positions added, newest counted file).
-    pub window: WindowCounters,
-    /// With gating on: the step of the checkpoint self-play uses.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub incumbent: Option<u64>,
-    /// Self-play games finished and positions played since the run began (0 in the state
-    /// files of older runs).
-    #[serde(default)]
-    pub selfplay_games: u64,
-    #[serde(default)]
-    pub selfplay_positions: u64,
-}
-
-/// The trainer state file of checkpoint `step`.
-pub fn state_path(run_dir: &Path, step: u64) -> PathBuf {
-    run_dir.join(format!("step-{step:010}.trainer.json"))
+    #[error("league games: {0}")]
+    League(#[from] league::LeagueError),
 }
 
 /// A training run to start or resume.
@@ -111,7 +88,7 @@ pub struct TrainSummary {
 
 /// Runs (or resumes) training until `total_steps`, `max_minutes` or `stop`; `progress` shows
 /// the training step.
-pub fn train(run: &TrainRun, stop: &AtomicBool, progress: &ProgressBar) -> Result<TrainSummary, TrainError> {
+pub fn train(run: &TrainRun, stop: &AtomicBool, progress: &ProgressBar) -> Result<TrainSummary, PipelineError> {
     let config = &run.config;
     let variant = config.variant;
     let run_dir = &run.run_dir;
@@ -120,14 +97,14 @@ pub fn train(run: &TrainRun, stop: &AtomicBool, progress: &ProgressBar) -> Resul
     let device = config.inference.device.resolve().map_err(ModelError::from)?;
     let resumed = run_dir.join(checkpoint::LATEST).exists();
     let (trainer, state) = if resumed {
-        resume(run, device)?
+        state::resume(run_dir, variant, &config.network, config.train, device)?
     } else {
         write_atomically(&run_dir.join(RUN_CONFIG), &run_config_text(config))?;
         tch::manual_seed(run.seed as i64);
         let network = on_fresh_thread(|| Network::new(variant, &config.network, device))?;
         let trainer = Trainer::new(network, Optimizer::new(&config.train), config.train, 0);
         let state = TrainerState::default();
-        save(&trainer, &state, run_dir)?;
+        state::save(&trainer, &state, run_dir)?;
         (trainer, state)
     };
     let mut trainer = trainer;
@@ -136,7 +113,7 @@ pub fn train(run: &TrainRun, stop: &AtomicBool, progress: &ProgressBar) -> Resul
     let incumbent = state.incumbent.filter(|_| config.gating.enabled).unwrap_or(first_step);
     let model = Model::load(&checkpoint::metadata_file(run_dir, incumbent), Some(variant), &config.inference)?;
     let opponent = if config.selfplay.league_fraction > 0.0 {
-        let (step, path) = draw_opponent(run, first_step)?;
+        let (step, path) = league::draw_opponent(&run.run_dir, run.seed, first_step)?;
         Some((Model::load(&path, Some(variant), &config.inference)?, step))
     } else {
         None
@@ -237,7 +214,7 @@ impl Loop<'_> {
         elapsed_before: f64,
         session_start: Instant,
         selfplay: &std::thread::ScopedJoinHandle<'_, Result<runner::Summary, SelfplayError>>,
-    ) -> Result<PathBuf, TrainError> {
+    ) -> Result<PathBuf, PipelineError> {
         let train = self.run.config.train;
         let run_dir = &self.run.run_dir;
         let mut rng = ChaCha8Rng::seed_from_u64(self.run.seed ^ self.trainer.step_count().rotate_left(32));
@@ -307,7 +284,7 @@ impl Loop<'_> {
     /// Saves a checkpoint with the trainer state, gates it when gating is on, logs the
     /// interval's metrics, redraws the charts and hands the new network to self-play (unless
     /// it failed its gate).
-    fn checkpoint(&mut self, interval: &mut Interval, elapsed_s: f64) -> Result<PathBuf, TrainError> {
+    fn checkpoint(&mut self, interval: &mut Interval, elapsed_s: f64) -> Result<PathBuf, PipelineError> {
         let config = &self.run.config;
         let run_dir = &self.run.run_dir;
         let step = self.trainer.step_count();
@@ -322,7 +299,7 @@ impl Loop<'_> {
             selfplay_games: games,
             selfplay_positions: positions,
         };
-        let path = save(self.trainer, &state, run_dir)?;
+        let path = state::save(self.trainer, &state, run_dir)?;
         let seconds = interval.started.map_or(1.0, |t| t.elapsed().as_secs_f64().max(1e-9));
         let plies = self.counters.game_plies.load(Ordering::Relaxed);
         let evaluations = self.counters.evaluations.load(Ordering::Relaxed);
@@ -337,11 +314,11 @@ impl Loop<'_> {
             self.incumbent = step;
             if gating {
                 state.incumbent = Some(step);
-                write_atomically(&state_path(run_dir, step), &state_text(&state))?;
+                state::write_state(run_dir, &state)?;
             }
         }
         if let Some((opponent, held)) = &mut self.opponent {
-            let (drawn, opponent_path) = draw_opponent(self.run, step)?;
+            let (drawn, opponent_path) = league::draw_opponent(&self.run.run_dir, self.run.seed, step)?;
             let (network, id) = Model::load_network(&opponent_path, config.variant, &config.inference)?;
             // As for the learner's model: only a failed self-play has stopped it.
             let _ = opponent.swap(network, id);
@@ -380,50 +357,6 @@ impl Loop<'_> {
     }
 }
 
-/// The opponent of league games from checkpoint `step` on: a checkpoint of the run up to that
-/// step, each as likely (opponent sampling over the run's history), drawn from the run's seed
-/// and the step.
-fn draw_opponent(run: &TrainRun, step: u64) -> Result<(u64, PathBuf), TrainError> {
-    let found = checkpoint::list(&run.run_dir).map_err(io("list the checkpoints of", &run.run_dir))?;
-    let earlier: Vec<(u64, PathBuf)> = found.into_iter().filter(|(s, _)| *s <= step).collect();
-    let mut rng = ChaCha8Rng::seed_from_u64(crate::splitmix::mix(run.seed ^ step.rotate_left(17)));
-    let index = rng.random_range(0..earlier.len().max(1));
-    earlier.into_iter().nth(index).ok_or_else(|| TrainError::State {
-        path: run.run_dir.clone(),
-        message: format!("no checkpoint up to step {step} for the league opponent"),
-    })
-}
-
-/// Saves the trainer state, then the optimiser state and the checkpoint (`latest` moves last).
-fn save(trainer: &Trainer, state: &TrainerState, run_dir: &Path) -> Result<PathBuf, TrainError> {
-    write_atomically(&state_path(run_dir, state.step), &state_text(state))?;
-    Ok(trainer.save(run_dir)?)
-}
-
-/// The trainer state as its file holds it.
-fn state_text(state: &TrainerState) -> String {
-    serde_json::to_string_pretty(state).expect("the trainer state serialises")
-}
-
-/// Loads the latest checkpoint of a run with its optimiser and trainer state.
-fn resume(run: &TrainRun, device: tch::Device) -> Result<(Trainer, TrainerState), TrainError> {
-    let config = &run.config;
-    let (path, metadata) = checkpoint::read_metadata(&run.run_dir)?;
-    let (network, _) = on_fresh_thread(|| checkpoint::load(&path, config.variant, Some(&config.network), device))?;
-    let step = metadata.step;
-    let optimizer = Optimizer::load(&config.train, &optimizer_path(&run.run_dir, step), device)?;
-    let state_file = state_path(&run.run_dir, step);
-    let text = std::fs::read_to_string(&state_file).map_err(io("read", &state_file))?;
-    let state: TrainerState =
-        serde_json::from_str(&text).map_err(|e| TrainError::State { path: state_file.clone(), message: e.to_string() })?;
-    if state.step != step {
-        return Err(TrainError::State { path: state_file, message: format!("step {} does not match checkpoint step {step}", state.step) });
-    }
-    let trainer = Trainer::new(network, optimizer, config.train, step);
-    trainer.check_optimizer().map_err(|message| TrainError::State { path: optimizer_path(&run.run_dir, step), message })?;
-    Ok((trainer, state))
-}
-
 /// The configuration as the run folder keeps it.
 fn run_config_text(config: &RunConfig) -> String {
     crate::config::to_toml(config)
@@ -435,11 +368,11 @@ fn run_name(run_dir: &Path) -> String {
 }
 
 /// Writes `text` to `path` atomically ([`crate::files::write_atomic`]).
-fn write_atomically(path: &Path, text: &str) -> Result<(), TrainError> {
+fn write_atomically(path: &Path, text: &str) -> Result<(), PipelineError> {
     crate::files::write_atomic(path, text.as_bytes()).map_err(io("write", path))
 }
 
-fn io(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> TrainError {
+fn io(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> PipelineError {
     let path = path.to_path_buf();
-    move |source| TrainError::Io { action, path, source }
+    move |source| PipelineError::Io { action, path, source }
 }

@@ -1,8 +1,4 @@
-//! Run configurations: the TOML files in `configs/` (one a variant and size). A file names the
-//! variant and has one table per layer: `[network]`, `[inference]`, `[search]`, `[selfplay]`,
-//! `[train]`. Unknown keys are refused; every error names the file and the key. The
-//! `[network]` and `[inference]` tables list every key; the others may leave keys out, which
-//! then take the defaults documented on their fields.
+//! [`RunConfig`]: one run's configuration file, its tables read and checked together.
 
 use std::path::{Path, PathBuf};
 
@@ -10,7 +6,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::arena::GateConfig;
 use crate::mcts::SearchConfig;
-use crate::nn::config::{InferenceConfig, InvalidField, NetworkConfig};
+use super::InvalidField;
+use crate::nn::config::{InferenceConfig, NetworkConfig};
 use crate::openings::read_openings;
 use crate::rules::{GameRules, VariantId};
 use crate::selfplay::SelfplayConfig;

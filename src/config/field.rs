@@ -1,0 +1,11 @@
+//! [`InvalidField`]: the error every configuration table reports for a value out of range.
+
+/// A field whose value is out of range.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("field `{field}`: {message}")]
+pub struct InvalidField {
+    /// The field's path, `table.key`.
+    pub field: String,
+    /// What is wrong.
+    pub message: String,
+}

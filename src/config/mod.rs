@@ -1,0 +1,14 @@
+//! Run configurations: the TOML files in `configs/` (one a variant and size). A file names the
+//! variant and has one table per layer: `[network]`, `[inference]`, `[search]`, `[selfplay]`,
+//! `[train]`. Unknown keys are refused; every error names the file and the key. The
+//! `[network]` and `[inference]` tables list every key; the others may leave keys out, which
+//! then take the defaults documented on their fields.
+//!
+//! - [`field`]: the error of a value out of range, shared by every layer's table.
+//! - [`run`]: the whole file ([`RunConfig`]), read and checked.
+
+pub mod field;
+pub mod run;
+
+pub use field::InvalidField;
+pub use run::{to_toml, ConfigError, RunConfig};

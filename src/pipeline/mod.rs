@@ -1,0 +1,12 @@
+//! The top layer: runs that tie self-play, training and the arena together (KataGo's "command"
+//! layer in spirit). Everything below it is a library it drives.
+//!
+//! - [`run`]: the training loop: self-play and training together, checkpoints, resume.
+//! - [`gating`]: new checkpoints against the self-play network (optional).
+//! - [`league`]: the earlier checkpoint that league games are played against.
+
+pub mod gating;
+pub mod league;
+pub mod run;
+
+pub use run::{train, PipelineError, TrainRun, TrainSummary, RUN_CONFIG};
