@@ -475,20 +475,20 @@ fn results_and_records_are_written() {
 
 #[test]
 fn csa_start_positions_and_moves() {
-    use shogi_zero::arena::records::{csa_text, Ending};
+    use shogi_zero::arena::records::Ending;
     use shogi_zero::rules::EndReason;
     let start = sfen::parse(SHOGI.variant(), "4k4/9/4P4/9/9/9/9/9/4K4 b GP 1").unwrap();
     let mut game = Game::new(start.clone(), GameRules::default_for(SHOGI.variant()));
     game.play_text("G*5b").unwrap();
     let ending = Ending::Rules { winner: Some(Color::Black), reason: EndReason::Checkmate };
-    let text = csa_text(&start, game.moves(), ["a", "b"], &ending).unwrap();
+    let text = ending.csa_text(&start, game.moves(), ["a", "b"]).unwrap();
     let expected = "V2.2\nN+a\nN-b\n$EVENT:shogi-zero arena\n\
                     P1 *  *  *  * -OU *  *  *  * \nP2 *  *  *  *  *  *  *  *  * \nP3 *  *  *  * +FU *  *  *  * \n\
                     P4 *  *  *  *  *  *  *  *  * \nP5 *  *  *  *  *  *  *  *  * \nP6 *  *  *  *  *  *  *  *  * \n\
                     P7 *  *  *  *  *  *  *  *  * \nP8 *  *  *  *  *  *  *  *  * \nP9 *  *  *  * +OU *  *  *  * \n\
                     P+00KI00FU\n+\n+0052KI\n'1-0 checkmate\n%TSUMI\n";
     assert_eq!(text, expected);
-    assert!(csa_text(&Position::start(VariantId::ChuShogi), &[], ["a", "b"], &ending).is_none());
+    assert!(ending.csa_text(&Position::start(VariantId::ChuShogi), &[], ["a", "b"]).is_none());
 }
 
 // ---------------------------------------------------------------------------------------------

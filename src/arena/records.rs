@@ -1,8 +1,7 @@
 //! What a match leaves on disk, every file written to a temporary name and renamed into place:
 //! - `results.json`: the [`MatchSummary`];
 //! - `games.jsonl`: one [`GameRecord`] per line (start SFEN, coordinate moves, result);
-//! - `csa/game-NNNN.csa` (shogi only): each game in CSA format version 2.2, which shogi viewers
-//!   and databases read.
+//! - `csa/game-NNNN.csa` (shogi only): each game in CSA format ([`csa`]).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -11,7 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use super::stats::{EloEstimate, Sprt, SprtStatus, Wdl};
 use crate::files::write_atomic;
-use crate::rules::{Color, EndReason, Move, Position, VariantId};
+use crate::rules::notation::csa::{self, CsaEnd};
+use crate::rules::{Color, EndReason, Move, Position};
 
 /// How a game ended: by the rules, or by a player's failure (resignation, illegal move, time
 /// out, crash, protocol error), which loses the game for that player.
@@ -55,6 +55,32 @@ impl Ending {
             Ending::Rules { reason, .. } => reason.name().replace('-', " "),
             Ending::Failure { loser, error, .. } => format!("{loser} lost by adjudication: {error}"),
         }
+    }
+
+    /// The CSA end of this ending, `mover` being the side to move when the game ended.
+    pub fn csa_end(&self, mover: Color) -> CsaEnd {
+        match self {
+            Ending::Rules { reason, winner } => match reason {
+                EndReason::Checkmate | EndReason::NoLegalMove => CsaEnd::Tsumi,
+                EndReason::Repetition => CsaEnd::Sennichite,
+                EndReason::PerpetualCheck => CsaEnd::IllegalAction { loser: winner.map_or(mover, Color::opponent) },
+                EndReason::Declaration => CsaEnd::Kachi,
+                _ => CsaEnd::Hikiwake,
+            },
+            Ending::Failure { loser, kind, .. } => match kind {
+                FailureKind::Resigned if *loser == mover => CsaEnd::Toryo,
+                FailureKind::TimeUp if *loser == mover => CsaEnd::TimeUp,
+                FailureKind::IllegalMove if *loser == mover => CsaEnd::IllegalMove,
+                _ => CsaEnd::IllegalAction { loser: *loser },
+            },
+        }
+    }
+
+    /// A shogi game from `start` through `moves` that ended so, in CSA format
+    /// ([`csa::write`]), with the result and reason as the comment; `None` for other variants.
+    pub fn csa_text(&self, start: &Position, moves: &[Move], names: [&str; 2]) -> Option<String> {
+        let comment = format!("{} {}", self.result_text(), self.reason_text());
+        csa::write(start, moves, names, &comment, |mover| self.csa_end(mover))
     }
 }
 
@@ -151,111 +177,4 @@ pub fn write_match_files(dir: &Path, summary: &MatchSummary, records: &[GameReco
 /// The path of game `game`'s CSA file under `dir`.
 pub fn csa_path(dir: &Path, game: u32) -> PathBuf {
     dir.join("csa").join(format!("game-{game:04}.csa"))
-}
-
-/// CSA piece names of the shogi piece letters, unpromoted and promoted.
-fn csa_piece(abbr: &str, promoted: bool) -> Option<&'static str> {
-    Some(match (abbr, promoted) {
-        ("P", false) => "FU",
-        ("L", false) => "KY",
-        ("N", false) => "KE",
-        ("S", false) => "GI",
-        ("G", false) => "KI",
-        ("B", false) => "KA",
-        ("R", false) => "HI",
-        ("K", false) => "OU",
-        ("P", true) => "TO",
-        ("L", true) => "NY",
-        ("N", true) => "NK",
-        ("S", true) => "NG",
-        ("B", true) => "UM",
-        ("R", true) => "RY",
-        _ => return None,
-    })
-}
-
-/// The sign of a colour in CSA (`+` Black, `-` White).
-fn csa_sign(color: Color) -> char {
-    match color {
-        Color::Black => '+',
-        Color::White => '-',
-    }
-}
-
-/// A shogi game in CSA format version 2.2: names, start position (`PI` for the standard start,
-/// else `P1`..`P9`, hands and side to move), the moves (`+7776FU`, drops `+0055FU`) and the end
-/// (`%TSUMI`, `%TORYO`, `%SENNICHITE`, `%KACHI`, `%HIKIWAKE`, `%TIME_UP`, `%ILLEGAL_MOVE`, or
-/// `%+ILLEGAL_ACTION`/`%-ILLEGAL_ACTION` for other failures and perpetual check), with the
-/// reason as a comment. `None` for other variants.
-pub fn csa_text(start: &Position, moves: &[Move], names: [&str; 2], ending: &Ending) -> Option<String> {
-    let v = start.variant();
-    if v.id != VariantId::Shogi {
-        return None;
-    }
-    let g = &v.geometry;
-    let mut out = String::from("V2.2\n");
-    out.push_str(&format!("N+{}\nN-{}\n$EVENT:shogi-zero arena\n", names[0], names[1]));
-    if *start == Position::start(VariantId::Shogi) {
-        out.push_str("PI\n+\n");
-    } else {
-        for y in 0..g.size {
-            out.push_str(&format!("P{}", y + 1));
-            for x in 0..g.size {
-                match start.piece_at(g.square(x, y)) {
-                    Some(p) => out.push_str(&format!("{}{}", csa_sign(p.color), csa_piece(v.piece_spec(p.ptype).abbr, p.promoted)?)),
-                    None => out.push_str(" * "),
-                }
-            }
-            out.push('\n');
-        }
-        for color in Color::ALL {
-            let mut hand = String::new();
-            for &t in &v.hand_types {
-                for _ in 0..start.hand(color, t) {
-                    hand.push_str(&format!("00{}", csa_piece(v.piece_spec(t).abbr, false)?));
-                }
-            }
-            if !hand.is_empty() {
-                out.push_str(&format!("P{}{hand}\n", csa_sign(color)));
-            }
-        }
-        out.push_str(&format!("{}\n", csa_sign(start.side_to_move())));
-    }
-    let square = |sq| format!("{}{}", g.file(sq), g.rank(sq) + 1);
-    let mut pos = start.clone();
-    for &mv in moves {
-        let sign = csa_sign(pos.side_to_move());
-        let text = match mv {
-            Move::Normal { from, to, promote } => {
-                let p = pos.piece_at(from)?;
-                format!("{sign}{}{}{}", square(from), square(to), csa_piece(v.piece_spec(p.ptype).abbr, p.promoted || promote)?)
-            }
-            Move::Drop { piece, to } => format!("{sign}00{}{}", square(to), csa_piece(v.piece_spec(piece).abbr, false)?),
-            Move::Declare => break,
-            Move::TwoLeg { .. } | Move::Pass => return None,
-        };
-        out.push_str(&text);
-        out.push('\n');
-        pos.make(mv);
-    }
-    out.push_str(&format!("'{} {}\n", ending.result_text(), ending.reason_text()));
-    let mover = pos.side_to_move();
-    let end = match ending {
-        Ending::Rules { reason, winner } => match reason {
-            EndReason::Checkmate | EndReason::NoLegalMove => "%TSUMI".to_string(),
-            EndReason::Repetition => "%SENNICHITE".to_string(),
-            EndReason::PerpetualCheck => format!("%{}ILLEGAL_ACTION", csa_sign(winner.map_or(mover, Color::opponent))),
-            EndReason::Declaration => "%KACHI".to_string(),
-            _ => "%HIKIWAKE".to_string(),
-        },
-        Ending::Failure { loser, kind, .. } => match kind {
-            FailureKind::Resigned if *loser == mover => "%TORYO".to_string(),
-            FailureKind::TimeUp if *loser == mover => "%TIME_UP".to_string(),
-            FailureKind::IllegalMove if *loser == mover => "%ILLEGAL_MOVE".to_string(),
-            _ => format!("%{}ILLEGAL_ACTION", csa_sign(*loser)),
-        },
-    };
-    out.push_str(&end);
-    out.push('\n');
-    Some(out)
 }

@@ -307,7 +307,7 @@ fn play_indexed_game(
         }
     }
     let (black, white) = (names[black_player].clone(), names[1 - black_player].clone());
-    let csa = records::csa_text(game.start(), game.moves(), [&black, &white], &ending);
+    let csa = ending.csa_text(game.start(), game.moves(), [&black, &white]);
     let variant = config.variant.variant();
     let record = GameRecord {
         game: index + 1,

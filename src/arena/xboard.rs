@@ -24,20 +24,9 @@ use super::player::{Budget, EngineSpec, Player, PlayerError};
 use crate::rules::notation::xboard as notation;
 use crate::rules::{Color, Game, Move, Position, VariantId};
 
-/// The xboard name of a variant (as XBoard and HaChu spell it), if it has one.
-pub fn builtin_variant_name(variant: VariantId) -> Option<&'static str> {
-    match variant {
-        VariantId::Shogi => Some("shogi"),
-        VariantId::ChuShogi => Some("chu"),
-        VariantId::DaiShogi => Some("dai"),
-        VariantId::TenjikuShogi => Some("tenjiku"),
-        VariantId::HeianDaiShogi => None,
-    }
-}
-
 /// The variant name to send: the spec's `variant=`, else the built-in one.
 pub(crate) fn variant_name(spec: &EngineSpec, variant: VariantId) -> Result<String, PlayerError> {
-    spec.variant.clone().or_else(|| builtin_variant_name(variant).map(str::to_string)).ok_or_else(|| PlayerError::Unsupported {
+    spec.variant.clone().or_else(|| notation::standard_variant_name(variant).map(str::to_string)).ok_or_else(|| PlayerError::Unsupported {
         engine: spec.program_name(),
         message: format!("{variant} has no xboard variant name; give the engine's with variant=<name>"),
     })

@@ -9,7 +9,8 @@ use anyhow::{bail, Context};
 use clap::Args;
 
 use crate::nn::checkpoint;
-use crate::protocol::xboard::{self, large_variant, XboardSettings};
+use crate::protocol::xboard::{self, XboardSettings};
+use crate::rules::notation::xboard::large_variant;
 use crate::protocol::{input, model};
 use crate::rules::VariantId;
 

@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use crate::arena::records::{csa_text, Ending, FailureKind, GameRecord};
+use crate::arena::records::{Ending, FailureKind, GameRecord};
 use crate::files::write_atomic;
 use crate::rules::notation::coord;
 use crate::rules::{Color, Game};
@@ -79,7 +79,7 @@ pub fn save(game: &Game, names: [&str; 2], ending: Option<&Ending>, path: &Path)
     let format = Format::for_path(path);
     let text = match format {
         Format::Json => json(game, names, ending),
-        Format::Csa => ending.and_then(|e| csa_text(game.start(), game.moves(), names, e)).ok_or(SaveError::NoCsa)?,
+        Format::Csa => ending.and_then(|e| e.csa_text(game.start(), game.moves(), names)).ok_or(SaveError::NoCsa)?,
     };
     write_atomic(path, text.as_bytes()).map_err(|source| SaveError::Io { path: path.display().to_string(), source })?;
     Ok(format)

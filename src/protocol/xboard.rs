@@ -33,24 +33,10 @@ use super::score::{centipawns, mate_distance, principal_line, should_resign};
 use super::searcher::{open_limits, serve, Event, Protocol, Searcher};
 use super::{mover, new_game};
 use crate::arena::records::Ending;
-use crate::arena::xboard::builtin_variant_name;
 use crate::mcts::{Limits, SearchInfo};
 use crate::nn::DeviceChoice;
 use crate::rules::notation::{coord::MoveError, sfen, xboard};
 use crate::rules::{Color, Game, Position, VariantId};
-
-/// Our XBoard name for Heian dai shogi, which no XBoard program plays.
-pub const HEIAN_NAME: &str = "heiandai";
-
-/// The XBoard name of a variant: XBoard's and HaChu's ([`builtin_variant_name`]), else ours.
-pub fn xboard_name(variant: VariantId) -> &'static str {
-    builtin_variant_name(variant).unwrap_or(HEIAN_NAME)
-}
-
-/// The large variant an XBoard name (or our own name) stands for.
-pub fn large_variant(name: &str) -> Option<VariantId> {
-    VariantId::ALL.into_iter().filter(|&v| v != VariantId::Shogi).find(|&v| xboard_name(v) == name || v.name() == name)
-}
 
 /// What the command line sets before the protocol starts.
 #[derive(Clone, Debug)]
@@ -172,7 +158,7 @@ impl XBoard<'_> {
                 self.abort();
                 self.start(self.settings.variant);
             }
-            "variant" => match large_variant(rest) {
+            "variant" => match xboard::large_variant(rest) {
                 Some(variant) if self.model_path(variant).is_some() => {
                     self.abort();
                     self.start(variant);
@@ -237,7 +223,7 @@ impl XBoard<'_> {
         let variants: Vec<&str> = std::iter::once(self.settings.variant)
             .chain(VariantId::ALL.into_iter().filter(|&v| v != VariantId::Shogi && v != self.settings.variant))
             .filter(|&v| self.model_path(v).is_some())
-            .map(xboard_name)
+            .map(xboard::variant_name)
             .collect();
         self.send(&format!(
             "feature ping=1 setboard=1 playother=0 usermove=1 san=0 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=0 \
@@ -492,15 +478,6 @@ fn read_level(args: &str) -> Option<Level> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn variant_names() {
-        assert_eq!(large_variant("chu"), Some(VariantId::ChuShogi));
-        assert_eq!(large_variant("tenjiku-shogi"), Some(VariantId::TenjikuShogi));
-        assert_eq!(large_variant("heiandai"), Some(VariantId::HeianDaiShogi));
-        assert_eq!(large_variant("shogi"), None);
-        assert_eq!(large_variant("normal"), None);
-    }
 
     #[test]
     fn levels() {

@@ -18,12 +18,39 @@
 //!
 //! The 27-point declaration has no XBoard form; [`write()`] writes it as `declare`, which
 //! [`parse`] refuses.
+//!
+//! Variant names: XBoard's and HaChu's where they have one ([`standard_variant_name`]), ours
+//! for Heian dai shogi ([`HEIAN_NAME`]).
 
 use super::super::geometry::{Geometry, Square};
 use super::super::moves::Move;
 use super::super::position::Position;
-use super::super::variant::Variant;
+use super::super::variant::{Variant, VariantId};
 use super::coord::{self, MoveError};
+
+/// The XBoard name of a variant as XBoard and HaChu spell it, if it has one.
+pub fn standard_variant_name(variant: VariantId) -> Option<&'static str> {
+    match variant {
+        VariantId::Shogi => Some("shogi"),
+        VariantId::ChuShogi => Some("chu"),
+        VariantId::DaiShogi => Some("dai"),
+        VariantId::TenjikuShogi => Some("tenjiku"),
+        VariantId::HeianDaiShogi => None,
+    }
+}
+
+/// Our XBoard name for Heian dai shogi, which no XBoard program plays.
+pub const HEIAN_NAME: &str = "heiandai";
+
+/// The XBoard name of a variant: the standard one, else ours.
+pub fn variant_name(variant: VariantId) -> &'static str {
+    standard_variant_name(variant).unwrap_or(HEIAN_NAME)
+}
+
+/// The large variant an XBoard name (or our own name) stands for.
+pub fn large_variant(name: &str) -> Option<VariantId> {
+    VariantId::ALL.into_iter().filter(|&v| v != VariantId::Shogi).find(|&v| variant_name(v) == name || v.name() == name)
+}
 
 /// The XBoard name of a square (`f1`, `l12`).
 pub fn square_name(g: &Geometry, sq: Square) -> String {
@@ -242,5 +269,14 @@ mod tests {
                 game.play(legal[rng.random_range(0..legal.len())]).unwrap();
             }
         }
+    }
+
+    #[test]
+    fn variant_names() {
+        assert_eq!(large_variant("chu"), Some(VariantId::ChuShogi));
+        assert_eq!(large_variant("tenjiku-shogi"), Some(VariantId::TenjikuShogi));
+        assert_eq!(large_variant("heiandai"), Some(VariantId::HeianDaiShogi));
+        assert_eq!(large_variant("shogi"), None);
+        assert_eq!(large_variant("normal"), None);
     }
 }
