@@ -13,7 +13,7 @@ use common::Scratch;
 use shogi_zero::arena::alphabeta::{AlphaBetaPlayer, Material};
 use shogi_zero::arena::ladder::{checkpoints, finite_elo};
 use shogi_zero::openings::{parse_openings, random_opening, Opening, OpeningError};
-use shogi_zero::arena::player::{EngineSpec, Protocol};
+use shogi_zero::arena::player::{EngineProtocol, EngineSpec};
 use shogi_zero::arena::records::GameRecord;
 use shogi_zero::arena::stats::{elo_from_score, erf, los, score_from_elo, SprtDecision};
 use shogi_zero::arena::{
@@ -141,7 +141,7 @@ fn player_specs_parse_and_print() {
     assert_eq!("alphabeta:3".parse::<PlayerSpec>().unwrap(), PlayerSpec::AlphaBeta { depth: 3 });
     let usi: PlayerSpec = "usi:fairy-stockfish --x?option.Skill Level=0&option.Threads=1&movetime=50&timeout=2000".parse().unwrap();
     let PlayerSpec::Usi(engine) = &usi else { panic!("{usi:?}") };
-    assert_eq!(engine.protocol, Protocol::Usi);
+    assert_eq!(engine.protocol, EngineProtocol::Usi);
     assert_eq!(engine.command, ["fairy-stockfish", "--x"]);
     assert_eq!(engine.options, [("Skill Level".to_string(), "0".to_string()), ("Threads".to_string(), "1".to_string())]);
     assert_eq!(engine.movetime, Some(Duration::from_millis(50)));

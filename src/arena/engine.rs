@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 
-use super::player::{Budget, EngineSpec, Player, PlayerError, PlayerFactory, Protocol, DEFAULT_ENGINE_MOVETIME};
-use super::{usi, xboard};
+use super::player::{Budget, EngineSpec, Player, PlayerError, PlayerFactory, EngineProtocol, DEFAULT_ENGINE_MOVETIME};
+use super::{usi_client, xboard_client};
 use crate::rules::VariantId;
 
 /// How long a quitting engine may take before it is killed.
@@ -159,7 +159,7 @@ impl Limit {
             (None, Some(d), _, _) => Limit::Depth(d),
             (None, None, Some(n), _) => Limit::Nodes(n),
             (None, None, None, Budget::Time(t)) => Limit::Time(t),
-            (None, None, None, Budget::Sims(n)) if spec.protocol == Protocol::Usi => Limit::Nodes(n as u64),
+            (None, None, None, Budget::Sims(n)) if spec.protocol == EngineProtocol::Usi => Limit::Nodes(n as u64),
             _ => Limit::Time(DEFAULT_ENGINE_MOVETIME),
         }
     }
@@ -186,8 +186,8 @@ impl EngineFactory {
     /// (xboard) the variant has no xboard name.
     pub fn new(name: String, spec: EngineSpec, variant: VariantId) -> Result<EngineFactory, PlayerError> {
         let program = resolve(&spec.command[0]).ok_or_else(|| PlayerError::NotFound { command: spec.command[0].clone() })?;
-        if spec.protocol == Protocol::Xboard {
-            xboard::variant_name(&spec, variant)?;
+        if spec.protocol == EngineProtocol::Xboard {
+            xboard_client::variant_name(&spec, variant)?;
         }
         Ok(EngineFactory { name, spec, program, variant })
     }
@@ -201,8 +201,8 @@ impl PlayerFactory for EngineFactory {
     fn new_player(&self, _seed: u64) -> Result<Box<dyn Player>, PlayerError> {
         let process = Process::spawn(&self.spec.program_name(), &self.program, &self.spec.command[1..])?;
         Ok(match self.spec.protocol {
-            Protocol::Usi => Box::new(usi::UsiPlayer::start(self.name.clone(), self.spec.clone(), process, self.variant)?),
-            Protocol::Xboard => Box::new(xboard::XboardPlayer::start(self.name.clone(), self.spec.clone(), process, self.variant)?),
+            EngineProtocol::Usi => Box::new(usi_client::UsiPlayer::start(self.name.clone(), self.spec.clone(), process, self.variant)?),
+            EngineProtocol::Xboard => Box::new(xboard_client::XboardPlayer::start(self.name.clone(), self.spec.clone(), process, self.variant)?),
         })
     }
 }

@@ -1,7 +1,7 @@
 //! The evaluation arena: players, paired matches, Elo with confidence, SPRT, ladders.
 //!
 //! - [`player`]: the [`Player`] trait, budgets, player specs and factories;
-//!   [`random`], [`alphabeta`], checkpoints ([`network_player`]), and outside engines over [`usi`] and [`xboard`] ([`engine`]).
+//!   [`random`], [`alphabeta`], checkpoints ([`network_player`]), and outside engines ([`engine`]) as a client of their USI ([`usi_client`]) or XBoard ([`xboard_client`]) side.
 //! - [`runner`]: the match; [`records`]: results files,
 //!   game records and CSA; [`stats`]: Elo, confidence, LOS and SPRT; [`ladder`]: Elo over a
 //!   training run and gating.
@@ -15,8 +15,8 @@ pub mod random;
 pub mod records;
 pub mod runner;
 pub mod stats;
-pub mod usi;
-pub mod xboard;
+pub mod usi_client;
+pub mod xboard_client;
 
 use std::path::PathBuf;
 

@@ -137,17 +137,17 @@ pub const DEFAULT_ENGINE_MOVETIME: Duration = Duration::from_millis(1000);
 
 /// Which protocol an outside engine speaks.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Protocol {
+pub enum EngineProtocol {
     Usi,
     Xboard,
 }
 
-impl Protocol {
+impl EngineProtocol {
     /// The spec prefix without the colon.
     pub fn prefix(self) -> &'static str {
         match self {
-            Protocol::Usi => "usi",
-            Protocol::Xboard => "xboard",
+            EngineProtocol::Usi => "usi",
+            EngineProtocol::Xboard => "xboard",
         }
     }
 }
@@ -155,7 +155,7 @@ impl Protocol {
 /// An outside engine: command line, options and limits.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSpec {
-    pub protocol: Protocol,
+    pub protocol: EngineProtocol,
     /// Program and arguments.
     pub command: Vec<String>,
     /// Engine options in the order given.
@@ -170,7 +170,7 @@ pub struct EngineSpec {
 }
 
 impl EngineSpec {
-    fn parse(protocol: Protocol, spec: &str, body: &str) -> Result<EngineSpec, SpecError> {
+    fn parse(protocol: EngineProtocol, spec: &str, body: &str) -> Result<EngineSpec, SpecError> {
         let (command, params) = body.split_once('?').unwrap_or((body, ""));
         let command: Vec<String> = command.split_whitespace().map(str::to_string).collect();
         if command.is_empty() {
@@ -198,15 +198,15 @@ impl EngineSpec {
                 "movetime" => engine.movetime = Some(Duration::from_millis(number()?)),
                 "timeout" => engine.timeout = Duration::from_millis(number()?),
                 "depth" => engine.depth = Some(u32::try_from(number()?).map_err(|_| bad("depth too large"))?),
-                "nodes" if protocol == Protocol::Usi => engine.nodes = Some(number()?),
-                "memory" if protocol == Protocol::Xboard => {
+                "nodes" if protocol == EngineProtocol::Usi => engine.nodes = Some(number()?),
+                "memory" if protocol == EngineProtocol::Xboard => {
                     engine.memory_mb = u32::try_from(number()?).map_err(|_| bad("memory too large"))?;
                 }
-                "variant" if protocol == Protocol::Xboard && !value.is_empty() => engine.variant = Some(value.to_string()),
+                "variant" if protocol == EngineProtocol::Xboard && !value.is_empty() => engine.variant = Some(value.to_string()),
                 _ => {
                     let known = match protocol {
-                        Protocol::Usi => "option.<Name>, movetime, depth, nodes, timeout",
-                        Protocol::Xboard => "option.<Name>, movetime, depth, timeout, memory, variant",
+                        EngineProtocol::Usi => "option.<Name>, movetime, depth, nodes, timeout",
+                        EngineProtocol::Xboard => "option.<Name>, movetime, depth, timeout, memory, variant",
                     };
                     return Err(bad(&format!("unknown key for a {} engine (known: {known})", protocol.prefix())));
                 }
@@ -264,10 +264,10 @@ impl FromStr for PlayerSpec {
             };
         }
         if let Some(body) = text.strip_prefix("usi:") {
-            return EngineSpec::parse(Protocol::Usi, text, body).map(PlayerSpec::Usi);
+            return EngineSpec::parse(EngineProtocol::Usi, text, body).map(PlayerSpec::Usi);
         }
         if let Some(body) = text.strip_prefix("xboard:") {
-            return EngineSpec::parse(Protocol::Xboard, text, body).map(PlayerSpec::Xboard);
+            return EngineSpec::parse(EngineProtocol::Xboard, text, body).map(PlayerSpec::Xboard);
         }
         let (path_text, params) = match text.split_once('?') {
             Some((path, params)) if !Path::new(text).exists() => (path, Some(params)),

@@ -1,8 +1,9 @@
-//! The command line: one module per command. Every command turns its raw arguments into
+//! The command line: one module per command (the two engine protocols share [`engines`]). Every command turns its raw arguments into
 //! validated values first; any error ends the program with exit code 2.
 
 mod arena;
 mod bench;
+mod engines;
 mod perft;
 mod play;
 mod replay;
@@ -10,8 +11,6 @@ mod selfcheck;
 mod selfplay;
 mod show;
 mod train;
-mod usi;
-mod xboard;
 
 use std::process::ExitCode;
 
@@ -50,9 +49,9 @@ pub enum Command {
     /// Play a game against a model in the terminal.
     Play(play::PlayArgs),
     /// Run as a USI engine for standard shogi (on standard input and output).
-    Usi(usi::UsiArgs),
+    Usi(engines::UsiArgs),
     /// Run as an XBoard (CECP) engine for the large variants (on standard input and output).
-    Xboard(xboard::XboardArgs),
+    Xboard(engines::XboardArgs),
 }
 
 /// Runs a parsed command line.
@@ -67,8 +66,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Replay(args) => replay::run(args),
         Command::Arena(args) => arena::run(args),
         Command::Play(args) => play::run(args),
-        Command::Usi(args) => usi::run(args),
-        Command::Xboard(args) => xboard::run(args),
+        Command::Usi(args) => engines::run_usi(args),
+        Command::Xboard(args) => engines::run_xboard(args),
     }
 }
 

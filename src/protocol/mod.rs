@@ -9,8 +9,8 @@
 //! - [`input`]: lines of input read on a thread of their own.
 //! - [`record`]: saving a game in the arena's record formats (a JSON line, or CSA for shogi).
 //! - [`play`]: the terminal game, `shogi-zero play`.
-//! - [`usi`]: the USI engine for standard shogi, `shogi-zero usi`.
-//! - [`xboard`]: the XBoard (CECP) engine for the large variants, `shogi-zero xboard`.
+//! - [`usi_engine`]: our USI engine for standard shogi, `shogi-zero usi`.
+//! - [`xboard_engine`]: our XBoard (CECP) engine for the large variants, `shogi-zero xboard`.
 //!
 //! The protocol modes write only protocol output to their writer; everything else (logs,
 //! explanations of refused input) goes to standard error.
@@ -22,8 +22,8 @@ pub mod play;
 pub mod record;
 pub mod score;
 pub mod searcher;
-pub mod usi;
-pub mod xboard;
+pub mod usi_engine;
+pub mod xboard_engine;
 
 use crate::rules::{Color, Game, GameRules, Position};
 

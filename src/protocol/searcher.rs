@@ -158,7 +158,7 @@ impl Drop for Searcher {
 }
 
 /// An engine protocol as its main loop ([`serve`]) sees it.
-pub trait Protocol {
+pub trait CommandHandler {
     /// Handles a line of input; false ends the loop (`quit`).
     fn line(&mut self, line: &str) -> io::Result<bool>;
     /// The searcher whose events to wait for, once one is loaded.
@@ -173,7 +173,7 @@ pub trait Protocol {
 
 /// Runs `protocol` on the lines of `input` until it stops or the input ends, passing it search
 /// events and deadlines as they come.
-pub fn serve(protocol: &mut dyn Protocol, input: &Receiver<String>) -> io::Result<()> {
+pub fn serve(protocol: &mut dyn CommandHandler, input: &Receiver<String>) -> io::Result<()> {
     loop {
         let events = protocol.searcher().map_or_else(never, |s| s.events().clone());
         let timer = protocol.deadline().map_or_else(never, at);

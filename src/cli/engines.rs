@@ -1,5 +1,6 @@
-//! `shogi-zero xboard`: the XBoard (CECP) engine for the large variants, on standard input and
-//! output.
+//! The engine commands, our engine side of the two GUI protocols on standard input and output:
+//! `shogi-zero usi` (USI, standard shogi) and `shogi-zero xboard` (XBoard/CECP, the large
+//! variants).
 
 use std::io;
 use std::path::PathBuf;
@@ -9,10 +10,32 @@ use anyhow::{bail, Context};
 use clap::Args;
 
 use crate::nn::checkpoint;
-use crate::protocol::xboard::{self, XboardSettings};
-use crate::rules::notation::xboard::large_variant;
+use crate::protocol::usi_engine::{self, UsiSettings};
+use crate::protocol::xboard_engine::{self, XboardSettings};
 use crate::protocol::{input, model};
+use crate::rules::notation::xboard::large_variant;
 use crate::rules::VariantId;
+
+#[derive(Debug, Args)]
+pub struct UsiArgs {
+    /// The checkpoint (a step-N.json file or a run folder), the default of the ModelPath option;
+    /// without it, the default model models/shogi/default.
+    #[arg(long)]
+    model: Option<PathBuf>,
+    /// Where the network runs (the Device option's default): cpu, cuda or cuda:N.
+    #[arg(long, default_value = "cpu")]
+    device: String,
+    /// A cap on simulations per move (the Simulations option's default; 0: none).
+    #[arg(long, default_value_t = 0)]
+    sims: u32,
+}
+
+/// `shogi-zero usi`.
+pub fn run_usi(args: UsiArgs) -> anyhow::Result<ExitCode> {
+    let settings = UsiSettings { model: args.model, device: args.device.parse()?, simulations: args.sims };
+    usi_engine::run(&settings, input::lines(io::stdin()), &mut io::stdout().lock())?;
+    Ok(ExitCode::SUCCESS)
+}
 
 #[derive(Debug, Args)]
 pub struct XboardArgs {
@@ -38,7 +61,8 @@ pub struct XboardArgs {
     threads: u16,
 }
 
-pub fn run(args: XboardArgs) -> anyhow::Result<ExitCode> {
+/// `shogi-zero xboard`.
+pub fn run_xboard(args: XboardArgs) -> anyhow::Result<ExitCode> {
     let variant = match (&args.variant, &args.model) {
         (Some(name), _) => match large_variant(name) {
             Some(variant) => variant,
@@ -70,6 +94,6 @@ pub fn run(args: XboardArgs) -> anyhow::Result<ExitCode> {
         simulations: args.sims,
         resign_percent: args.resign_percent,
     };
-    xboard::run(&settings, input::lines(io::stdin()), &mut io::stdout().lock())?;
+    xboard_engine::run(&settings, input::lines(io::stdin()), &mut io::stdout().lock())?;
     Ok(ExitCode::SUCCESS)
 }

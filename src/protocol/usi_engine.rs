@@ -34,7 +34,7 @@ use super::clock::{self, Clock};
 use super::model;
 use super::new_game;
 use super::score::{centipawns, mate_distance, principal_line, should_resign};
-use super::searcher::{open_limits, serve, Event, Protocol, Searcher};
+use super::searcher::{open_limits, serve, CommandHandler, Event, Searcher};
 use crate::mcts::{Limits, SearchInfo};
 use crate::nn::DeviceChoice;
 use crate::rules::notation::{coord, sfen};
@@ -135,7 +135,7 @@ fn ms(n: u64) -> Duration {
     Duration::from_millis(n)
 }
 
-impl Protocol for Usi<'_> {
+impl CommandHandler for Usi<'_> {
     fn line(&mut self, line: &str) -> io::Result<bool> {
         self.command(line)
     }

@@ -30,7 +30,7 @@ use super::clock::{self, Clock};
 use super::model;
 use super::record::describe;
 use super::score::{centipawns, mate_distance, principal_line, should_resign};
-use super::searcher::{open_limits, serve, Event, Protocol, Searcher};
+use super::searcher::{open_limits, serve, CommandHandler, Event, Searcher};
 use super::{mover, new_game};
 use crate::arena::records::Ending;
 use crate::mcts::{Limits, SearchInfo};
@@ -119,7 +119,7 @@ struct XBoard<'a> {
     pongs: Vec<String>,
 }
 
-impl Protocol for XBoard<'_> {
+impl CommandHandler for XBoard<'_> {
     fn line(&mut self, line: &str) -> io::Result<bool> {
         self.command(line.trim())
     }
