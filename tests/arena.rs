@@ -14,7 +14,7 @@ use shogi_zero::arena::alphabeta::{AlphaBetaPlayer, Material};
 use shogi_zero::arena::ladder::{checkpoints, finite_elo};
 use shogi_zero::openings::{parse_openings, random_opening, Opening, OpeningError};
 use shogi_zero::arena::player::{EngineProtocol, EngineSpec};
-use shogi_zero::arena::records::GameRecord;
+use shogi_zero::arena::records::MatchGame;
 use shogi_zero::arena::stats::{elo_from_score, erf, los, score_from_elo, SprtDecision};
 use shogi_zero::arena::{
     factory, gate, run_ladder, run_match, ArenaError, Budget, EloEstimate, GateConfig, LadderConfig, MatchConfig, Openings, Player,
@@ -322,7 +322,7 @@ fn games_come_in_pairs_with_colours_swapped() {
         assert_eq!((a.black_player, b.black_player), (0, 1));
         assert_eq!((a.black.as_str(), a.white.as_str()), ("random", "alphabeta:1"));
         assert_eq!((b.black.as_str(), b.white.as_str()), ("alphabeta:1", "random"));
-        let opening = |r: &GameRecord| r.moves.split(' ').take(r.opening_plies).collect::<Vec<_>>().join(" ");
+        let opening = |r: &MatchGame| r.moves.split(' ').take(r.opening_plies).collect::<Vec<_>>().join(" ");
         assert_eq!((a.opening_plies, a.start.as_str()), (6, b.start.as_str()));
         assert_eq!(opening(a), opening(b));
         openings.push(opening(a));
@@ -415,9 +415,9 @@ fn openings_files_are_read_and_checked() {
 }
 
 /// Every game of `dir/games.jsonl` replays to its recorded result.
-fn check_records(dir: &Path, id: VariantId, ply_cap: u32) -> Vec<GameRecord> {
+fn check_records(dir: &Path, id: VariantId, ply_cap: u32) -> Vec<MatchGame> {
     let text = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
-    let records: Vec<GameRecord> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let records: Vec<MatchGame> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     for r in &records {
         let start = sfen::parse(id.variant(), &r.start).unwrap();
         let mut game = Game::new(start, GameRules { ply_cap, ..GameRules::default_for(id.variant()) });
@@ -475,12 +475,12 @@ fn results_and_records_are_written() {
 
 #[test]
 fn csa_start_positions_and_moves() {
-    use shogi_zero::arena::records::Ending;
+    use shogi_zero::arena::records::MatchEnding;
     use shogi_zero::rules::EndReason;
     let start = sfen::parse(SHOGI.variant(), "4k4/9/4P4/9/9/9/9/9/4K4 b GP 1").unwrap();
     let mut game = Game::new(start.clone(), GameRules::default_for(SHOGI.variant()));
     game.play_text("G*5b").unwrap();
-    let ending = Ending::Rules { winner: Some(Color::Black), reason: EndReason::Checkmate };
+    let ending = MatchEnding::Rules { winner: Some(Color::Black), reason: EndReason::Checkmate };
     let text = ending.csa_text(&start, game.moves(), ["a", "b"]).unwrap();
     let expected = "V2.2\nN+a\nN-b\n$EVENT:shogi-zero arena\n\
                     P1 *  *  *  * -OU *  *  *  * \nP2 *  *  *  *  *  *  *  *  * \nP3 *  *  *  * +FU *  *  *  * \n\

@@ -9,7 +9,7 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 use protocol_support::{serial, temp_dir, tiny_checkpoint};
-use shogi_zero::arena::records::GameRecord;
+use shogi_zero::arena::records::MatchGame;
 use shogi_zero::rules::VariantId;
 
 /// Black to move can mate with G*5b; the engine's king alone cannot mate back.
@@ -63,7 +63,7 @@ fn check_game(text: &str, expected: &[String], dir: &std::path::Path) {
         rest = &rest[at + part.len()..];
     }
     let json = std::fs::read_to_string(dir.join("game.json")).unwrap();
-    let record: GameRecord = serde_json::from_str(&json).unwrap();
+    let record: MatchGame = serde_json::from_str(&json).unwrap();
     assert_eq!((record.start.as_str(), record.moves.as_str(), record.result.as_str()), (MATE_IN_ONE, "G*5b", "1-0"));
     assert_eq!(record.black, "you");
     let csa = std::fs::read_to_string(dir.join("game.csa")).unwrap();

@@ -12,7 +12,7 @@ use rand_chacha::ChaCha8Rng;
 use shogi_zero::rules::GameContext;
 use shogi_zero::replay::format::Header;
 use shogi_zero::replay::{
-    list_files, read_file, write_games, Ending, GameError, GameRecord, GameResult, MoveRecord, ReplayError, ReplayWindow, Side,
+    list_files, read_file, write_games, ReplayEnding, GameError, ReplayGame, GameResult, MoveRecord, ReplayError, ReplayWindow, Side,
     TrainingSample, WindowConfig, WindowError,
 };
 use shogi_zero::rules::notation::coord::{self, MoveError};
@@ -63,7 +63,7 @@ fn random_distribution(rng: &mut ChaCha8Rng, n: usize) -> Vec<f32> {
 /// A game of seeded random legal moves. Every `full_every`-th ply gets a policy target over a
 /// few legal moves, the played one among them. With `resign_at`, the side to move resigns at
 /// that ply unless the game ended before; otherwise the game runs to its end by rule.
-fn random_game(id: VariantId, rules: GameRules, seed: u64, full_every: usize, resign_at: Option<usize>) -> GameRecord {
+fn random_game(id: VariantId, rules: GameRules, seed: u64, full_every: usize, resign_at: Option<usize>) -> ReplayGame {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let start = Position::start(id);
     let mut game = Game::new(start.clone(), rules);
@@ -90,9 +90,9 @@ fn random_game(id: VariantId, rules: GameRules, seed: u64, full_every: usize, re
     }
     let result = match game.outcome() {
         Some(outcome) => GameResult::from(outcome),
-        None => GameResult { winner: Some(game.position().side_to_move().opponent().into()), reason: Ending::Resignation },
+        None => GameResult { winner: Some(game.position().side_to_move().opponent().into()), reason: ReplayEnding::Resignation },
     };
-    GameRecord {
+    ReplayGame {
         variant: id.name().to_string(),
         start: sfen::write(&start),
         moves,
@@ -104,7 +104,7 @@ fn random_game(id: VariantId, rules: GameRules, seed: u64, full_every: usize, re
 }
 
 /// Shogi games: even seeds run to the ply cap, odd seeds resign at a ply between 10 and 40.
-fn shogi_games(first_seed: u64, count: usize, full_every: usize) -> Vec<GameRecord> {
+fn shogi_games(first_seed: u64, count: usize, full_every: usize) -> Vec<ReplayGame> {
     (first_seed..first_seed + count as u64)
         .map(|seed| {
             let resign_at = (seed % 2 == 1).then_some(10 + (seed as usize * 7) % 31);
@@ -114,12 +114,12 @@ fn shogi_games(first_seed: u64, count: usize, full_every: usize) -> Vec<GameReco
 }
 
 /// Training positions (plies with a policy target) of some games.
-fn training_positions(games: &[GameRecord]) -> usize {
+fn training_positions(games: &[ReplayGame]) -> usize {
     games.iter().flat_map(|g| &g.moves).filter(|m| !m.policy.is_empty()).count()
 }
 
 /// The game of `record` after its first `ply` moves.
-fn game_at(record: &GameRecord, id: VariantId, rules: GameRules, ply: usize) -> Game {
+fn game_at(record: &ReplayGame, id: VariantId, rules: GameRules, ply: usize) -> Game {
     let mut game = Game::new(sfen::parse(id.variant(), &record.start).expect("start parses"), rules);
     for m in &record.moves[..ply] {
         game.play_text(&m.mv).expect("recorded move plays");
@@ -139,10 +139,10 @@ fn file_name(path: &Path) -> String {
 fn games_read_back_equal_with_their_header() {
     let dir = TempDir::new("roundtrip");
     let shogi = shogi_games(1, 6, 2);
-    assert!(shogi.iter().any(|g| g.result.reason == Ending::Resignation));
-    assert!(shogi.iter().any(|g| g.result.reason == Ending::Rules(EndReason::PlyCap)));
-    let chu: Vec<GameRecord> = (0..3).map(|seed| random_game(CHU, chu_rules(), seed, 3, None)).collect();
-    assert!(chu.iter().all(|g| g.moves.len() == 16 && g.result.reason == Ending::Rules(EndReason::PlyCap)));
+    assert!(shogi.iter().any(|g| g.result.reason == ReplayEnding::Resignation));
+    assert!(shogi.iter().any(|g| g.result.reason == ReplayEnding::Rules(EndReason::PlyCap)));
+    let chu: Vec<ReplayGame> = (0..3).map(|seed| random_game(CHU, chu_rules(), seed, 3, None)).collect();
+    assert!(chu.iter().all(|g| g.moves.len() == 16 && g.result.reason == ReplayEnding::Rules(EndReason::PlyCap)));
 
     let shogi_path = write_games(dir.path(), SHOGI, shogi_rules(), &shogi).unwrap();
     let chu_path = write_games(dir.path(), CHU, chu_rules(), &chu).unwrap();
@@ -188,7 +188,7 @@ fn writer_refuses_games_of_another_variant() {
 // ---------------------------------------------------------------------------------------------
 
 /// Writes `games` and returns the file's text split into lines (each without its `\n`).
-fn written_lines(dir: &Path, games: &[GameRecord]) -> (PathBuf, Vec<String>) {
+fn written_lines(dir: &Path, games: &[ReplayGame]) -> (PathBuf, Vec<String>) {
     let path = write_games(dir, SHOGI, shogi_rules(), games).unwrap();
     let text = fs::read_to_string(&path).unwrap();
     (path, text.lines().map(str::to_string).collect())
@@ -304,7 +304,7 @@ fn garbage_game_lines_are_refused() {
 
 /// Writes `games` after `edit` has changed game `game` (from 1) and returns the error of the
 /// game that reading reports; checks that the message names the game.
-fn refused_game(dir: &Path, games: &[GameRecord], game: usize, edit: impl FnOnce(&mut GameRecord)) -> GameError {
+fn refused_game(dir: &Path, games: &[ReplayGame], game: usize, edit: impl FnOnce(&mut ReplayGame)) -> GameError {
     let mut games = games.to_vec();
     edit(&mut games[game - 1]);
     let path = write_games(dir, SHOGI, shogi_rules(), &games).unwrap();
@@ -320,13 +320,13 @@ fn refused_game(dir: &Path, games: &[GameRecord], game: usize, edit: impl FnOnce
 }
 
 /// The first ply (from 1) of `record` with a policy target, at or after `from`.
-fn full_ply(record: &GameRecord, from: usize) -> usize {
+fn full_ply(record: &ReplayGame, from: usize) -> usize {
     (from..=record.moves.len()).find(|&p| !record.moves[p - 1].policy.is_empty()).expect("a full-search ply")
 }
 
 /// A move text that is not legal at `ply` (from 1) of `record`: the first board move of a
 /// piece's reachable squares that is not legal there.
-fn illegal_text(record: &GameRecord, ply: usize) -> String {
+fn illegal_text(record: &ReplayGame, ply: usize) -> String {
     let game = game_at(record, SHOGI, shogi_rules(), ply - 1);
     let legal = game.legal_moves();
     ["5e5d", "1a1b", "9i9a", "5i3i"]
@@ -382,15 +382,15 @@ fn results_that_contradict_the_rules_are_refused() {
     let games = shogi_games(1, 4, 2);
     let d = dir.path();
     // Game 2 (seed 2) ran to the ply cap; games 1 and 3 resigned.
-    assert_eq!(games[1].result, GameResult { winner: None, reason: Ending::Rules(EndReason::PlyCap) });
-    assert_eq!(games[0].result.reason, Ending::Resignation);
+    assert_eq!(games[1].result, GameResult { winner: None, reason: ReplayEnding::Rules(EndReason::PlyCap) });
+    assert_eq!(games[0].result.reason, ReplayEnding::Resignation);
     let resigned_plies = games[0].moves.len();
 
     let error = refused_game(d, &games, 2, |g| g.result.winner = Some(Side::Black));
     assert!(matches!(error, GameError::WrongResult { plies: 60, .. }), "{error}");
-    let error = refused_game(d, &games, 2, |g| g.result.reason = Ending::Rules(EndReason::Repetition));
+    let error = refused_game(d, &games, 2, |g| g.result.reason = ReplayEnding::Rules(EndReason::Repetition));
     assert!(matches!(error, GameError::WrongResult { .. }), "{error}");
-    let error = refused_game(d, &games, 2, |g| g.result = GameResult { winner: Some(Side::White), reason: Ending::Resignation });
+    let error = refused_game(d, &games, 2, |g| g.result = GameResult { winner: Some(Side::White), reason: ReplayEnding::Resignation });
     assert!(matches!(error, GameError::ResignedFinishedGame { .. }), "{error}");
     let error = refused_game(d, &games, 2, |g| {
         let extra = g.moves[0].clone();
@@ -398,7 +398,7 @@ fn results_that_contradict_the_rules_are_refused() {
     });
     assert!(matches!(error, GameError::MoveAfterEnd { ply: 61, .. }), "{error}");
 
-    let error = refused_game(d, &games, 1, |g| g.result.reason = Ending::Rules(EndReason::Checkmate));
+    let error = refused_game(d, &games, 1, |g| g.result.reason = ReplayEnding::Rules(EndReason::Checkmate));
     assert!(matches!(error, GameError::NotOver { plies, .. } if plies == resigned_plies), "{error}");
     let error = refused_game(d, &games, 1, |g| g.result.winner = g.result.winner.map(|w| if w == Side::Black { Side::White } else { Side::Black }));
     assert!(matches!(error, GameError::ResignationWinner { .. }), "{error}");
@@ -499,7 +499,7 @@ fn samples_agree_with_the_games_they_come_from() {
 #[test]
 fn large_variant_samples_agree_with_their_games() {
     let dir = TempDir::new("chu-samples");
-    let games: Vec<GameRecord> = (0..2).map(|seed| random_game(CHU, chu_rules(), seed, 2, Some(10 + seed as usize))).collect();
+    let games: Vec<ReplayGame> = (0..2).map(|seed| random_game(CHU, chu_rules(), seed, 2, Some(10 + seed as usize))).collect();
     write_games(dir.path(), CHU, chu_rules(), &games).unwrap();
     let mut window = ReplayWindow::new(dir.path(), CHU, config(10_000, 4.0)).unwrap();
     window.refresh().unwrap();
@@ -514,7 +514,7 @@ fn large_variant_samples_agree_with_their_games() {
 #[test]
 fn the_window_keeps_the_newest_positions() {
     let dir = TempDir::new("newest");
-    let batches: Vec<Vec<GameRecord>> = (0..4).map(|i| shogi_games(10 * i + 1, 3, 2)).collect();
+    let batches: Vec<Vec<ReplayGame>> = (0..4).map(|i| shogi_games(10 * i + 1, 3, 2)).collect();
     let mut names = Vec::new();
     let mut window = ReplayWindow::new(dir.path(), SHOGI, config(100, 10.0)).unwrap();
     let mut added = 0;
@@ -557,7 +557,7 @@ fn the_window_keeps_the_newest_positions() {
 #[test]
 fn a_fresh_window_loads_the_newest_files_only() {
     let dir = TempDir::new("fresh");
-    let batches: Vec<Vec<GameRecord>> = (0..5).map(|i| shogi_games(10 * i + 1, 2, 2)).collect();
+    let batches: Vec<Vec<ReplayGame>> = (0..5).map(|i| shogi_games(10 * i + 1, 2, 2)).collect();
     let paths: Vec<PathBuf> = batches.iter().map(|b| write_games(dir.path(), SHOGI, shogi_rules(), b).unwrap()).collect();
     let newest_two = training_positions(&batches[4]) + training_positions(&batches[3]);
     let mut window = ReplayWindow::new(dir.path(), SHOGI, config(newest_two, 2.0)).unwrap();
@@ -692,7 +692,7 @@ fn replay_check_summarises_a_good_folder_and_names_a_bad_file() {
     let out = run(&["replay", "check", folder]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let all: Vec<&GameRecord> = shogi.iter().chain(&chu).collect();
+    let all: Vec<&ReplayGame> = shogi.iter().chain(&chu).collect();
     let positions: usize = all.iter().map(|g| g.moves.len()).sum();
     let full = all.iter().flat_map(|g| &g.moves).filter(|m| !m.policy.is_empty()).count();
     for line in [
@@ -701,7 +701,7 @@ fn replay_check_summarises_a_good_folder_and_names_a_bad_file() {
         format!("positions: {positions}"),
         format!("full-search positions: {full}"),
         format!("average length: {:.1} plies", positions as f64 / 5.0),
-        format!("  draw by ply-cap: {}", all.iter().filter(|g| g.result.reason == Ending::Rules(EndReason::PlyCap)).count()),
+        format!("  draw by ply-cap: {}", all.iter().filter(|g| g.result.reason == ReplayEnding::Rules(EndReason::PlyCap)).count()),
     ] {
         assert!(stdout.lines().any(|l| l == line), "missing '{line}' in:\n{stdout}");
     }

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use indicatif::ProgressBar;
 use shogi_zero::mcts::{Model, RootSelection, SearchConfig};
 use shogi_zero::nn::{checkpoint, InferenceConfig, Network, NetworkConfig};
-use shogi_zero::replay::{self, Ending};
+use shogi_zero::replay::{self, ReplayEnding};
 use shogi_zero::rules::{EndReason, VariantId};
 use shogi_zero::selfplay::runner::{self, Counters, Evaluators, SelfplayRun};
 use shogi_zero::selfplay::SelfplayConfig;
@@ -95,7 +95,7 @@ fn selfplay_writes_replay_files_that_validate() {
                 assert_eq!(record.model, "tiny@0");
                 assert!(record.moves.len() <= ply_cap as usize);
                 targets += record.moves.iter().filter(|m| !m.policy.is_empty()).count();
-                if record.result.reason == Ending::Rules(EndReason::PlyCap) {
+                if record.result.reason == ReplayEnding::Rules(EndReason::PlyCap) {
                     assert_eq!(record.moves.len(), ply_cap as usize);
                 }
             }
@@ -150,7 +150,7 @@ fn league_games_give_one_side_to_the_opponent_and_record_only_the_learners_targe
             for (ply, &target) in targets.iter().enumerate() {
                 assert_eq!(target, ply % 2 != opponent_parity, "ply {ply} of game {}", record.seed);
             }
-            assert!(record.resignation_disabled && record.result.reason != Ending::Resignation);
+            assert!(record.resignation_disabled && record.result.reason != ReplayEnding::Resignation);
             opponent_colours.push(opponent_parity);
         }
     }

@@ -1,6 +1,6 @@
 //! What a match leaves on disk, every file written to a temporary name and renamed into place:
 //! - `results.json`: the [`MatchSummary`];
-//! - `games.jsonl`: one [`GameRecord`] per line (start SFEN, coordinate moves, result);
+//! - `games.jsonl`: one [`MatchGame`] per line (start SFEN, coordinate moves, result);
 //! - `csa/game-NNNN.csa` (shogi only): each game in CSA format ([`csa`]).
 
 use std::fs;
@@ -16,7 +16,7 @@ use crate::rules::{Color, EndReason, Move, Position};
 /// How a game ended: by the rules, or by a player's failure (resignation, illegal move, time
 /// out, crash, protocol error), which loses the game for that player.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Ending {
+pub enum MatchEnding {
     Rules { winner: Option<Color>, reason: EndReason },
     Failure { loser: Color, kind: FailureKind, error: String },
 }
@@ -31,12 +31,12 @@ pub enum FailureKind {
     Other,
 }
 
-impl Ending {
+impl MatchEnding {
     /// The winner, `None` for a draw.
     pub fn winner(&self) -> Option<Color> {
         match self {
-            Ending::Rules { winner, .. } => *winner,
-            Ending::Failure { loser, .. } => Some(loser.opponent()),
+            MatchEnding::Rules { winner, .. } => *winner,
+            MatchEnding::Failure { loser, .. } => Some(loser.opponent()),
         }
     }
 
@@ -52,22 +52,22 @@ impl Ending {
     /// Why the game ended, in words.
     pub fn reason_text(&self) -> String {
         match self {
-            Ending::Rules { reason, .. } => reason.name().replace('-', " "),
-            Ending::Failure { loser, error, .. } => format!("{loser} lost by adjudication: {error}"),
+            MatchEnding::Rules { reason, .. } => reason.name().replace('-', " "),
+            MatchEnding::Failure { loser, error, .. } => format!("{loser} lost by adjudication: {error}"),
         }
     }
 
     /// The CSA end of this ending, `mover` being the side to move when the game ended.
     pub fn csa_end(&self, mover: Color) -> CsaEnd {
         match self {
-            Ending::Rules { reason, winner } => match reason {
+            MatchEnding::Rules { reason, winner } => match reason {
                 EndReason::Checkmate | EndReason::NoLegalMove => CsaEnd::Tsumi,
                 EndReason::Repetition => CsaEnd::Sennichite,
                 EndReason::PerpetualCheck => CsaEnd::IllegalAction { loser: winner.map_or(mover, Color::opponent) },
                 EndReason::Declaration => CsaEnd::Kachi,
                 _ => CsaEnd::Hikiwake,
             },
-            Ending::Failure { loser, kind, .. } => match kind {
+            MatchEnding::Failure { loser, kind, .. } => match kind {
                 FailureKind::Resigned if *loser == mover => CsaEnd::Toryo,
                 FailureKind::TimeUp if *loser == mover => CsaEnd::TimeUp,
                 FailureKind::IllegalMove if *loser == mover => CsaEnd::IllegalMove,
@@ -86,7 +86,7 @@ impl Ending {
 
 /// One game of a match, as a line of `games.jsonl`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GameRecord {
+pub struct MatchGame {
     /// Game number, from 1.
     pub game: u32,
     /// Pair number, from 1: the two games of a pair share the opening, colours swapped.
@@ -108,8 +108,8 @@ pub struct GameRecord {
     pub adjudicated: bool,
 }
 
-impl GameRecord {
-    /// The winner's colour, from [`GameRecord::result`].
+impl MatchGame {
+    /// The winner's colour, from [`MatchGame::result`].
     pub fn winner(&self) -> Option<Color> {
         match self.result.as_str() {
             "1-0" => Some(Color::Black),
@@ -162,7 +162,7 @@ pub struct MatchSummary {
 }
 
 /// Writes a match's files into `dir` (created if needed): `results.json` and `games.jsonl`.
-pub fn write_match_files(dir: &Path, summary: &MatchSummary, records: &[GameRecord]) -> std::io::Result<()> {
+pub fn write_match_files(dir: &Path, summary: &MatchSummary, records: &[MatchGame]) -> std::io::Result<()> {
     fs::create_dir_all(dir)?;
     let json = serde_json::to_string_pretty(summary).map_err(std::io::Error::other)?;
     let mut lines = String::new();

@@ -17,7 +17,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::openings::Openings;
 use super::player::{Budget, Player, PlayerError, PlayerFactory};
-use super::records::{self, Ending, FailureKind, GameRecord, MatchSummary, PlayerSummary, SprtReport};
+use super::records::{self, MatchEnding, FailureKind, MatchGame, MatchSummary, PlayerSummary, SprtReport};
 use super::stats::{EloEstimate, Sprt, SprtDecision, Wdl};
 use super::ArenaError;
 use crate::rules::notation::coord;
@@ -70,7 +70,7 @@ impl MatchConfig {
 #[derive(Clone, Debug)]
 pub struct MatchReport {
     pub summary: MatchSummary,
-    pub records: Vec<GameRecord>,
+    pub records: Vec<MatchGame>,
 }
 
 /// Text of a budget for summaries.
@@ -93,7 +93,7 @@ fn openings_text(openings: &Openings) -> String {
 
 /// A finished game on its way from a worker to the collector.
 struct Finished {
-    record: GameRecord,
+    record: MatchGame,
     /// The CSA text, for shogi.
     csa: Option<String>,
 }
@@ -174,7 +174,7 @@ struct Collector<'a> {
     next: u32,
     stop: bool,
     summary: MatchSummary,
-    records: Vec<GameRecord>,
+    records: Vec<MatchGame>,
     error: Option<ArenaError>,
     last_snapshot: Instant,
     progress: ProgressBar,
@@ -226,14 +226,14 @@ impl Collector<'_> {
 }
 
 /// Writes the results files when there is an output folder (records sorted by game first).
-fn save(out: Option<&Path>, summary: &MatchSummary, records: &mut [GameRecord]) -> Result<(), ArenaError> {
+fn save(out: Option<&Path>, summary: &MatchSummary, records: &mut [MatchGame]) -> Result<(), ArenaError> {
     records.sort_by_key(|r| r.game);
     let Some(dir) = out else { return Ok(()) };
     records::write_match_files(dir, summary, records).map_err(|error| ArenaError::Io { path: dir.to_path_buf(), error })
 }
 
 /// Counts a finished game into the summary.
-fn tally(summary: &mut MatchSummary, record: &GameRecord, sprt: Option<Sprt>) {
+fn tally(summary: &mut MatchSummary, record: &MatchGame, sprt: Option<Sprt>) {
     let winner = record.winner();
     for (player, entry) in summary.players.iter_mut().enumerate() {
         let color = if player == record.black_player { Color::Black } else { Color::White };
@@ -300,7 +300,7 @@ fn play_indexed_game(
     let (black, white) = if black_player == 0 { (first, second) } else { (second, first) };
     let ending = play_game(&mut game, [black.as_mut(), white.as_mut()], config.budget)
         .map_err(|(color, error)| ArenaError::Player { name: names[player_of(color)].clone(), error })?;
-    if let Ending::Failure { loser, kind, .. } = &ending {
+    if let MatchEnding::Failure { loser, kind, .. } = &ending {
         if *kind != FailureKind::Resigned {
             // A failed player (timed out, crashed, out of step) is made afresh for the next game.
             seats[player_of(*loser)] = None;
@@ -309,7 +309,7 @@ fn play_indexed_game(
     let (black, white) = (names[black_player].clone(), names[1 - black_player].clone());
     let csa = ending.csa_text(game.start(), game.moves(), [&black, &white]);
     let variant = config.variant.variant();
-    let record = GameRecord {
+    let record = MatchGame {
         game: index + 1,
         pair: pair + 1,
         black_player,
@@ -320,15 +320,15 @@ fn play_indexed_game(
         moves: game.moves().iter().map(|&m| coord::write(variant, m)).collect::<Vec<_>>().join(" "),
         result: ending.result_text().to_string(),
         reason: ending.reason_text(),
-        adjudicated: matches!(ending, Ending::Failure { .. }),
+        adjudicated: matches!(ending, MatchEnding::Failure { .. }),
     };
     Ok(Finished { record, csa })
 }
 
 /// Plays `game` to its end between `players` (Black first). A player's failure loses the game
 /// for it, except a fatal one ([`PlayerError::is_fatal`]), which is returned with its colour.
-pub fn play_game(game: &mut Game, mut players: [&mut dyn Player; 2], budget: Budget) -> Result<Ending, (Color, PlayerError)> {
-    let fail = |loser: Color, error: PlayerError| -> Result<Ending, (Color, PlayerError)> {
+pub fn play_game(game: &mut Game, mut players: [&mut dyn Player; 2], budget: Budget) -> Result<MatchEnding, (Color, PlayerError)> {
+    let fail = |loser: Color, error: PlayerError| -> Result<MatchEnding, (Color, PlayerError)> {
         if error.is_fatal() {
             return Err((loser, error));
         }
@@ -338,7 +338,7 @@ pub fn play_game(game: &mut Game, mut players: [&mut dyn Player; 2], budget: Bud
             PlayerError::IllegalMove { .. } => FailureKind::IllegalMove,
             _ => FailureKind::Other,
         };
-        Ok(Ending::Failure { loser, kind, error: error.to_string() })
+        Ok(MatchEnding::Failure { loser, kind, error: error.to_string() })
     };
     let mut ending = None;
     for color in Color::ALL {
@@ -351,14 +351,14 @@ pub fn play_game(game: &mut Game, mut players: [&mut dyn Player; 2], budget: Bud
         Some(ending) => ending,
         None => loop {
             if let Some(outcome) = game.outcome() {
-                break Ending::Rules { winner: outcome.winner, reason: outcome.reason };
+                break MatchEnding::Rules { winner: outcome.winner, reason: outcome.reason };
             }
             let side = game.position().side_to_move();
             match players[side.index()].choose(game, budget) {
                 Ok(mv) => {
                     if game.play(mv).is_err() {
                         let text = coord::write(game.position().variant(), mv);
-                        break Ending::Failure { loser: side, kind: FailureKind::IllegalMove, error: format!("illegal move '{text}'") };
+                        break MatchEnding::Failure { loser: side, kind: FailureKind::IllegalMove, error: format!("illegal move '{text}'") };
                     }
                 }
                 Err(e) => break fail(side, e)?,

@@ -15,7 +15,7 @@ use crate::rules::notation::diagram::{self, PieceStyle};
 use super::mover;
 use super::record::{self, describe, resignation, Format};
 use super::score::should_resign;
-use crate::arena::records::Ending;
+use crate::arena::records::MatchEnding;
 use crate::mcts::{Engine, Limits, SearchInfo};
 use crate::rules::notation::coord::{self, MoveError};
 use crate::rules::notation::hodges;
@@ -118,8 +118,8 @@ impl Session<'_> {
     }
 
     /// How the game ended, if it has.
-    fn ending(&self) -> Option<Ending> {
-        let by_rules = || self.game.outcome().map(|o| Ending::Rules { winner: o.winner, reason: o.reason });
+    fn ending(&self) -> Option<MatchEnding> {
+        let by_rules = || self.game.outcome().map(|o| MatchEnding::Rules { winner: o.winner, reason: o.reason });
         self.resigned.map(resignation).or_else(by_rules)
     }
 

@@ -8,22 +8,22 @@
 
 use std::path::Path;
 
-use crate::arena::records::{Ending, FailureKind, GameRecord};
+use crate::arena::records::{MatchEnding, FailureKind, MatchGame};
 use crate::files::write_atomic;
 use crate::rules::notation::coord;
 use crate::rules::{Color, Game};
 
 /// The ending of a game that `loser` resigned.
-pub fn resignation(loser: Color) -> Ending {
-    Ending::Failure { loser, kind: FailureKind::Resigned, error: "resigned".to_string() }
+pub fn resignation(loser: Color) -> MatchEnding {
+    MatchEnding::Failure { loser, kind: FailureKind::Resigned, error: "resigned".to_string() }
 }
 
 /// An ending in words: "Black wins (checkmate)", "draw (repetition)", "White resigns".
-pub fn describe(ending: &Ending) -> String {
+pub fn describe(ending: &MatchEnding) -> String {
     match (ending, ending.winner()) {
-        (Ending::Failure { loser, .. }, _) => format!("{loser} resigns"),
-        (Ending::Rules { .. }, Some(winner)) => format!("{winner} wins ({})", ending.reason_text()),
-        (Ending::Rules { .. }, None) => format!("draw ({})", ending.reason_text()),
+        (MatchEnding::Failure { loser, .. }, _) => format!("{loser} resigns"),
+        (MatchEnding::Rules { .. }, Some(winner)) => format!("{winner} wins ({})", ending.reason_text()),
+        (MatchEnding::Rules { .. }, None) => format!("draw ({})", ending.reason_text()),
     }
 }
 
@@ -56,9 +56,9 @@ pub enum SaveError {
 }
 
 /// The JSON record of `game` between `names` (Black's first), ended by `ending` if it has ended.
-pub fn json(game: &Game, names: [&str; 2], ending: Option<&Ending>) -> String {
+pub fn json(game: &Game, names: [&str; 2], ending: Option<&MatchEnding>) -> String {
     let v = game.start().variant();
-    let record = GameRecord {
+    let record = MatchGame {
         game: 1,
         pair: 1,
         black_player: 0,
@@ -67,15 +67,15 @@ pub fn json(game: &Game, names: [&str; 2], ending: Option<&Ending>) -> String {
         start: game.start().to_string(),
         opening_plies: 0,
         moves: game.moves().iter().map(|&m| coord::write(v, m)).collect::<Vec<_>>().join(" "),
-        result: ending.map_or("*", Ending::result_text).to_string(),
-        reason: ending.map_or_else(|| "unfinished".to_string(), Ending::reason_text),
-        adjudicated: matches!(ending, Some(Ending::Failure { .. })),
+        result: ending.map_or("*", MatchEnding::result_text).to_string(),
+        reason: ending.map_or_else(|| "unfinished".to_string(), MatchEnding::reason_text),
+        adjudicated: matches!(ending, Some(MatchEnding::Failure { .. })),
     };
     format!("{}\n", serde_json::to_string(&record).expect("a game record serialises"))
 }
 
 /// Writes the record of `game` to `path`, in the format its name asks for.
-pub fn save(game: &Game, names: [&str; 2], ending: Option<&Ending>, path: &Path) -> Result<Format, SaveError> {
+pub fn save(game: &Game, names: [&str; 2], ending: Option<&MatchEnding>, path: &Path) -> Result<Format, SaveError> {
     let format = Format::for_path(path);
     let text = match format {
         Format::Json => json(game, names, ending),
@@ -104,20 +104,20 @@ mod tests {
     fn json_keeps_start_moves_and_result() {
         let game = shogi_game("7g7f 3c3d");
         let line = json(&game, ["you", "engine"], Some(&resignation(Color::White)));
-        let record: GameRecord = serde_json::from_str(&line).unwrap();
+        let record: MatchGame = serde_json::from_str(&line).unwrap();
         assert_eq!((record.black.as_str(), record.white.as_str()), ("you", "engine"));
         assert_eq!(sfen::parse(VariantId::Shogi.variant(), &record.start).unwrap(), Position::start(VariantId::Shogi));
         assert_eq!((record.moves.as_str(), record.result.as_str()), ("7g7f 3c3d", "1-0"));
-        let unfinished: GameRecord = serde_json::from_str(&json(&game, ["a", "b"], None)).unwrap();
+        let unfinished: MatchGame = serde_json::from_str(&json(&game, ["a", "b"], None)).unwrap();
         assert_eq!((unfinished.result.as_str(), unfinished.reason.as_str()), ("*", "unfinished"));
     }
 
     #[test]
     fn descriptions_and_formats() {
-        let outcome = Ending::Rules { winner: Some(Color::Black), reason: crate::rules::EndReason::Checkmate };
+        let outcome = MatchEnding::Rules { winner: Some(Color::Black), reason: crate::rules::EndReason::Checkmate };
         assert_eq!(describe(&outcome), "Black wins (checkmate)");
         assert_eq!(
-            describe(&Ending::Rules { winner: None, reason: crate::rules::EndReason::Repetition }),
+            describe(&MatchEnding::Rules { winner: None, reason: crate::rules::EndReason::Repetition }),
             "draw (repetition)"
         );
         assert_eq!(describe(&resignation(Color::White)), "White resigns");

@@ -32,7 +32,7 @@ use super::record::describe;
 use super::score::{centipawns, mate_distance, principal_line, should_resign};
 use super::searcher::{open_limits, serve, CommandHandler, Event, Searcher};
 use super::{mover, new_game};
-use crate::arena::records::Ending;
+use crate::arena::records::MatchEnding;
 use crate::mcts::{Limits, SearchInfo};
 use crate::nn::DeviceChoice;
 use crate::rules::notation::{coord::MoveError, sfen, xboard};
@@ -326,7 +326,7 @@ impl XBoard<'_> {
     /// Prints the result when the game has ended by the rules; true if it has.
     fn announce_end(&mut self) -> io::Result<bool> {
         let Some(outcome) = self.game.outcome() else { return Ok(false) };
-        let ending = Ending::Rules { winner: outcome.winner, reason: outcome.reason };
+        let ending = MatchEnding::Rules { winner: outcome.winner, reason: outcome.reason };
         self.send(&format!("{} {{{}}}", ending.result_text(), describe(&ending)))?;
         Ok(true)
     }

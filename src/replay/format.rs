@@ -2,7 +2,7 @@
 //! every game checked through the rules.
 //!
 //! A file is JSON lines (UTF-8, every line ending in `\n`): a [`Header`] line, then one
-//! [`GameRecord`] per line. Plain JSON keeps the files readable with any tool; the header's
+//! [`ReplayGame`] per line. Plain JSON keeps the files readable with any tool; the header's
 //! game count tells a complete file from a cut one.
 //!
 //! ```text
@@ -28,7 +28,7 @@ use serde::{Deserialize, Serialize};
 use crate::rules::variant::UnknownVariant;
 use crate::rules::{Game, GameRules, Move, VariantId};
 
-use super::record::GameRecord;
+use super::record::ReplayGame;
 use super::validate::{replay_game, GameError};
 
 /// The `format` field of every replay file.
@@ -82,7 +82,7 @@ pub struct ReplayFile {
     /// The variant named in the header.
     pub variant: VariantId,
     /// The games, in file order (game `n` of messages is `games[n - 1]`).
-    pub games: Vec<GameRecord>,
+    pub games: Vec<ReplayGame>,
 }
 
 /// Why a replay file could not be written or read. Every message names the file; problems in
@@ -146,7 +146,7 @@ fn next_name() -> (String, u64) {
 /// Writes `games` of `variant`, played under `rules`, as a new replay file in `dir` and returns
 /// its path. The file appears under its final name complete or not at all. The games are not
 /// replayed here (the reader does that); only their variant is checked against the header's.
-pub fn write_games(dir: &Path, variant: VariantId, rules: GameRules, games: &[GameRecord]) -> Result<PathBuf, ReplayError> {
+pub fn write_games(dir: &Path, variant: VariantId, rules: GameRules, games: &[ReplayGame]) -> Result<PathBuf, ReplayError> {
     let (name, millis) = next_name();
     let path = dir.join(&name);
     if let Some((index, game)) = games.iter().enumerate().find(|(_, g)| g.variant != variant.name()) {
@@ -177,7 +177,7 @@ pub fn write_games(dir: &Path, variant: VariantId, rules: GameRules, games: &[Ga
 }
 
 /// Writes the header and game lines to `path` and syncs them to disk.
-fn write_lines(path: &Path, header: &Header, games: &[GameRecord]) -> io::Result<()> {
+fn write_lines(path: &Path, header: &Header, games: &[ReplayGame]) -> io::Result<()> {
     let mut out = BufWriter::new(File::create_new(path)?);
     serde_json::to_writer(&mut out, header)?;
     out.write_all(b"\n")?;
@@ -238,7 +238,7 @@ pub fn read_file_with(path: &Path, mut visit: impl FnMut(usize, &Game, Vec<(Move
         if number > header.games {
             return Err(ReplayError::ExtraLines { path: path.to_path_buf(), expected: header.games });
         }
-        let record: GameRecord = serde_json::from_slice(&line)
+        let record: ReplayGame = serde_json::from_slice(&line)
             .map_err(|source| ReplayError::Json { path: path.to_path_buf(), game: number, source })?;
         replay_game(&record, variant, rules, |game, policy| visit(number - 1, game, policy))
             .map_err(|source| ReplayError::Game { path: path.to_path_buf(), game: number, source })?;

@@ -10,7 +10,7 @@ use crate::rules::{Color, EndReason};
 /// record stays readable by a person and independent of the policy map's layout.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct GameRecord {
+pub struct ReplayGame {
     /// Variant name (`shogi`, `chu-shogi`, ...).
     pub variant: String,
     /// Start position, SFEN.
@@ -47,7 +47,7 @@ pub struct MoveRecord {
 #[serde(deny_unknown_fields)]
 pub struct GameResult {
     pub winner: Option<Side>,
-    pub reason: Ending,
+    pub reason: ReplayEnding,
 }
 
 /// A colour as stored in files.
@@ -59,40 +59,40 @@ pub enum Side {
 }
 
 /// Why a recorded game ended: a rule of the game, or a resignation. Stored as the name
-/// ([`Ending::name`]): `checkmate`, `ply-cap`, `resignation`, ...
+/// ([`ReplayEnding::name`]): `checkmate`, `ply-cap`, `resignation`, ...
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(into = "String", try_from = "String")]
-pub enum Ending {
+pub enum ReplayEnding {
     /// A rule ended the game.
     Rules(EndReason),
     /// The loser resigned because the search judged the game lost.
     Resignation,
 }
 
-impl Ending {
+impl ReplayEnding {
     /// The name used in files and messages: the rule's name, or `resignation`.
     pub fn name(self) -> &'static str {
         match self {
-            Ending::Rules(reason) => reason.name(),
-            Ending::Resignation => "resignation",
+            ReplayEnding::Rules(reason) => reason.name(),
+            ReplayEnding::Resignation => "resignation",
         }
     }
 }
 
-impl From<Ending> for String {
-    fn from(ending: Ending) -> String {
+impl From<ReplayEnding> for String {
+    fn from(ending: ReplayEnding) -> String {
         ending.name().to_string()
     }
 }
 
-impl TryFrom<String> for Ending {
+impl TryFrom<String> for ReplayEnding {
     type Error = String;
 
-    fn try_from(name: String) -> Result<Ending, String> {
+    fn try_from(name: String) -> Result<ReplayEnding, String> {
         let rule = EndReason::ALL.into_iter().find(|r| r.name() == name);
         match rule {
-            Some(reason) => Ok(Ending::Rules(reason)),
-            None if name == "resignation" => Ok(Ending::Resignation),
+            Some(reason) => Ok(ReplayEnding::Rules(reason)),
+            None if name == "resignation" => Ok(ReplayEnding::Resignation),
             None => Err(format!("unknown ending '{name}'")),
         }
     }
@@ -116,8 +116,8 @@ impl From<Side> for Color {
     }
 }
 
-impl From<EndReason> for Ending {
-    fn from(reason: EndReason) -> Ending {
-        Ending::Rules(reason)
+impl From<EndReason> for ReplayEnding {
+    fn from(reason: EndReason) -> ReplayEnding {
+        ReplayEnding::Rules(reason)
     }
 }

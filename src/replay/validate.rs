@@ -15,7 +15,7 @@ use crate::rules::notation::coord::{self, MoveError};
 use crate::rules::notation::sfen::{self, SfenError};
 use crate::rules::{Color, Game, GameRules, Move, MoveList, Outcome, VariantId};
 
-use super::record::{Ending, GameRecord, GameResult, MoveRecord, Side};
+use super::record::{ReplayEnding, ReplayGame, GameResult, MoveRecord, Side};
 
 /// How far a probability distribution's sum may be from 1.
 pub const SUM_TOLERANCE: f32 = 1e-3;
@@ -121,16 +121,16 @@ fn check_ply(game: &Game, variant: VariantId, ply: usize, record: &MoveRecord) -
 }
 
 /// Checks that the recorded result is what the rules say of the final game.
-fn check_result(game: &Game, record: &GameRecord) -> Result<(), GameError> {
+fn check_result(game: &Game, record: &ReplayGame) -> Result<(), GameError> {
     let recorded = record.result;
     let plies = game.ply();
     match (game.outcome(), recorded.reason) {
-        (Some(outcome), Ending::Resignation) => Err(GameError::ResignedFinishedGame { actual: outcome.into(), plies }),
+        (Some(outcome), ReplayEnding::Resignation) => Err(GameError::ResignedFinishedGame { actual: outcome.into(), plies }),
         (Some(outcome), _) if GameResult::from(outcome) != recorded => {
             Err(GameError::WrongResult { recorded, actual: outcome.into(), plies })
         }
         (Some(_), _) => Ok(()),
-        (None, Ending::Resignation) => {
+        (None, ReplayEnding::Resignation) => {
             if record.resignation_disabled {
                 return Err(GameError::ResignationDisabled);
             }
@@ -151,7 +151,7 @@ fn check_result(game: &Game, record: &GameRecord) -> Result<(), GameError> {
 /// policy target as legal moves (empty when the ply got only a fast search). Returns the final
 /// game.
 pub fn replay_game(
-    record: &GameRecord,
+    record: &ReplayGame,
     variant: VariantId,
     rules: GameRules,
     mut visit: impl FnMut(&Game, Vec<(Move, f32)>),

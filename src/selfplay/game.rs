@@ -9,7 +9,7 @@ use rand_chacha::ChaCha8Rng;
 use super::config::SelfplayConfig;
 use crate::mcts::{Search, SearchConfig};
 use crate::nn::Evaluation;
-use crate::replay::{Ending, GameRecord, GameResult, MoveRecord};
+use crate::replay::{ReplayEnding, ReplayGame, GameResult, MoveRecord};
 use crate::rules::notation::{coord, sfen};
 use crate::rules::{Color, Game};
 
@@ -44,7 +44,7 @@ pub struct SelfplayGame {
 /// A finished game: its record and, for audited games, whether a resignation would have been
 /// wrong (`Some(true)`: the side that would have resigned did not lose).
 pub struct FinishedGame {
-    pub record: GameRecord,
+    pub record: ReplayGame,
     pub false_resignation: Option<bool>,
 }
 
@@ -128,7 +128,7 @@ impl SelfplayGame {
             if self.resignation_disabled {
                 self.would_have_resigned.get_or_insert(mover);
             } else {
-                self.result = Some(GameResult { winner: Some(mover.opponent().into()), reason: Ending::Resignation });
+                self.result = Some(GameResult { winner: Some(mover.opponent().into()), reason: ReplayEnding::Resignation });
                 return;
             }
         }
@@ -169,7 +169,7 @@ impl SelfplayGame {
         let result = self.result.expect("finish is called on finished games");
         let game = self.search.game();
         let false_resignation = self.would_have_resigned.map(|side| result.winner != Some(side.opponent().into()));
-        let record = GameRecord {
+        let record = ReplayGame {
             variant: game.position().variant().name().to_string(),
             start: sfen::write(game.start()),
             moves: self.moves,

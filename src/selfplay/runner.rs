@@ -16,7 +16,7 @@ use super::game::{FinishedGame, SelfplayGame, Step};
 use crate::mcts::{EvaluatorError, Model, SearchConfig};
 use crate::nn::Network;
 use crate::openings::{read_openings, OpeningError};
-use crate::replay::{self, GameRecord, ReplayError, Side};
+use crate::replay::{self, ReplayGame, ReplayError, Side};
 use crate::rules::{Game, GameRules, Position, VariantId};
 use crate::splitmix;
 
@@ -199,8 +199,8 @@ fn collect(
     on_file: &mut dyn FnMut(&Path),
 ) -> Result<(), SelfplayError> {
     let rules = game_rules(run.variant, &run.selfplay);
-    let mut pending: Vec<GameRecord> = Vec::new();
-    let mut write = |pending: &mut Vec<GameRecord>, summary: &mut Summary| -> Result<(), SelfplayError> {
+    let mut pending: Vec<ReplayGame> = Vec::new();
+    let mut write = |pending: &mut Vec<ReplayGame>, summary: &mut Summary| -> Result<(), SelfplayError> {
         if !pending.is_empty() {
             let path = replay::write_games(&run.out, run.variant, rules, pending)?;
             on_file(&path);

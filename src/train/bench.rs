@@ -14,7 +14,7 @@ use super::batch::BatchBuilder;
 use super::optimizer::Optimizer;
 use super::{TrainConfig, TrainError, Trainer};
 use crate::nn::Network;
-use crate::replay::{self, GameRecord, GameResult, MoveRecord, ReplayWindow, WindowConfig};
+use crate::replay::{self, ReplayGame, GameResult, MoveRecord, ReplayWindow, WindowConfig};
 use crate::rules::notation::{coord, sfen};
 use crate::rules::{Game, GameRules, Position, VariantId};
 
@@ -34,7 +34,7 @@ pub fn write_random_games(variant: VariantId, games: usize, ply_cap: u32, seed: 
     let rules = GameRules { ply_cap, ..GameRules::default_for(variant.variant()) };
     let v = variant.variant();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let records: Vec<GameRecord> = (0..games)
+    let records: Vec<ReplayGame> = (0..games)
         .map(|g| {
             let start = Position::start(variant);
             let mut game = Game::new(start.clone(), rules);
@@ -48,7 +48,7 @@ pub fn write_random_games(variant: VariantId, games: usize, ply_cap: u32, seed: 
                 game.play(mv).expect("a legal move plays");
             }
             let outcome = game.outcome().expect("the ply cap ends every game");
-            GameRecord {
+            ReplayGame {
                 variant: variant.name().to_string(),
                 start: sfen::write(&start),
                 moves,
