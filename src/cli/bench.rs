@@ -162,22 +162,20 @@ fn bench_train(args: TrainBenchArgs) -> anyhow::Result<ExitCode> {
     println!("network {config} on the CPU, batch {}, {} LibTorch threads, {:.0} s each", args.batch, tch::get_num_threads(), args.seconds);
     println!("{:<18} {:>18} {:>18} {:>7}", "variant", "trainer samples/s", "prepared samples/s", "ratio");
     for id in variants {
-        let scratch = std::env::temp_dir().join(format!("shogi-zero-bench-train-{}", std::process::id()));
+        // A folder of its own for each variant, removed when it goes out of scope.
+        let scratch = scratch_dir("bench-train")?;
         let dir = match &args.replay {
             Some(dir) => dir.clone(),
             None => {
-                std::fs::create_dir_all(&scratch).with_context(|| format!("cannot create {}", scratch.display()))?;
-                write_random_games(id, 100, 200, 1, &scratch)?;
-                scratch.clone()
+                write_random_games(id, 100, 200, 1, scratch.path())?;
+                scratch.path().to_path_buf()
             }
         };
         let make = || {
             tch::manual_seed(1);
             Network::new(id, &config, tch::Device::Cpu).expect("a validated shape builds")
         };
-        let rate = on_fresh_thread(|| measure_trainer(&make, train, &dir, Duration::from_secs_f64(args.seconds)));
-        let _ = std::fs::remove_dir_all(&scratch);
-        let rate = rate?;
+        let rate = on_fresh_thread(|| measure_trainer(&make, train, &dir, Duration::from_secs_f64(args.seconds)))?;
         println!("{:<18} {:>18.0} {:>18.0} {:>6.1}%", id.name(), rate.trainer, rate.prepared, 100.0 * rate.trainer / rate.prepared);
     }
     println!("trainer: samples drawn from the replay window, encoded, then forward, backward and update;");
@@ -196,7 +194,6 @@ fn bench_selfplay(args: SelfplayBenchArgs) -> anyhow::Result<ExitCode> {
     anyhow::ensure!((1..=4096).contains(&args.batch), "--batch must be between 1 and 4096");
     anyhow::ensure!(args.seconds > 0.0 && args.seconds <= 600.0, "--seconds must be between 0 and 600");
     let games = args.games.unwrap_or(2 * args.batch).max(1);
-    let out = std::env::temp_dir().join(format!("shogi-zero-bench-selfplay-{}", std::process::id()));
     println!("network {config} on the CPU, batch {}, {games} games in flight, {:?} root, {:.0} s each", args.batch, root, args.seconds);
     println!("{:<18} {:>18} {:>14} {:>7} {:>12}", "variant", "self-play evals/s", "raw evals/s", "ratio", "plies/s");
     for id in variants {
@@ -204,9 +201,9 @@ fn bench_selfplay(args: SelfplayBenchArgs) -> anyhow::Result<ExitCode> {
             tch::manual_seed(1);
             Network::new(id, &config, tch::Device::Cpu).expect("a validated shape builds")
         };
-        let rate = measure_selfplay(&make, root, args.batch, games, Duration::from_secs_f64(args.seconds), &out);
-        let _ = std::fs::remove_dir_all(&out);
-        let rate = rate?;
+        // The variant's replay files go to a folder of its own, removed when it goes out of scope.
+        let out = scratch_dir("bench-selfplay")?;
+        let rate = measure_selfplay(&make, root, args.batch, games, Duration::from_secs_f64(args.seconds), out.path())?;
         println!(
             "{:<18} {:>18.0} {:>14.0} {:>6.1}% {:>12.1}",
             id.name(),
@@ -283,6 +280,12 @@ fn bench_nn(args: NnArgs) -> anyhow::Result<ExitCode> {
     println!("raw: forward passes on one prepared batch; server: positions answered (masked-softmax priors,");
     println!("WDL, moves left) by the inference server, inputs copied in and outputs copied out included");
     Ok(ExitCode::SUCCESS)
+}
+
+/// A new empty folder under the system's temporary folder, named after `purpose`; it is
+/// removed with everything in it when the returned handle is dropped.
+fn scratch_dir(purpose: &str) -> anyhow::Result<tempfile::TempDir> {
+    tempfile::Builder::new().prefix(&format!("shogi-zero-{purpose}-")).tempdir().context("cannot create a temporary folder")
 }
 
 /// The median of some measurements (the upper one of the middle two).
