@@ -542,22 +542,21 @@ fn failing_engines_lose_and_are_cleaned_up() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Outside engines (skipped when not installed)
+// Outside engines (feature `outside-engines`: scripts/test.sh turns it on when they are installed)
 
-/// The factory for `spec`, or `None` with a message when its program is not installed.
-fn installed(spec: &str, id: VariantId) -> Option<Arc<dyn PlayerFactory>> {
+/// The factory for `spec`; a program that is not installed fails the test.
+fn installed(spec: &str, id: VariantId) -> Arc<dyn PlayerFactory> {
     match factory(&spec.parse().unwrap(), id) {
-        Ok(f) => Some(f),
+        Ok(f) => f,
         Err(PlayerError::NotFound { command }) => {
-            println!("skipped: '{command}' is not installed (apt-get install fairy-stockfish hachu)");
-            None
+            panic!("'{command}' is not installed (apt-get install fairy-stockfish hachu), and feature outside-engines needs it")
         }
         Err(e) => panic!("{spec}: {e}"),
     }
 }
 
 fn short_engine_match(spec: &str, id: VariantId, opponent: &str, ply_cap: u32) {
-    let Some(engine) = installed(spec, id) else { return };
+    let engine = installed(spec, id);
     let mut cfg = config(id, 2);
     cfg.rules.ply_cap = ply_cap;
     let report = run_match(&cfg, [engine, make(opponent, id)]).unwrap();
@@ -569,16 +568,19 @@ fn short_engine_match(spec: &str, id: VariantId, opponent: &str, ply_cap: u32) {
 }
 
 #[test]
+#[cfg_attr(not(feature = "outside-engines"), ignore = "needs fairy-stockfish and hachu: feature outside-engines")]
 fn fairy_stockfish_over_usi() {
     short_engine_match("usi:fairy-stockfish?option.Skill Level=-20&movetime=20", SHOGI, "alphabeta:1", 160);
 }
 
 #[test]
+#[cfg_attr(not(feature = "outside-engines"), ignore = "needs fairy-stockfish and hachu: feature outside-engines")]
 fn fairy_stockfish_over_xboard() {
     short_engine_match("xboard:fairy-stockfish?option.Skill Level=-20&movetime=20", SHOGI, "alphabeta:1", 160);
 }
 
 #[test]
+#[cfg_attr(not(feature = "outside-engines"), ignore = "needs fairy-stockfish and hachu: feature outside-engines")]
 fn hachu_over_xboard_at_chu_shogi() {
     short_engine_match("xboard:hachu?movetime=50", VariantId::ChuShogi, "alphabeta:1", 120);
 }
