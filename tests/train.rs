@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use shogi_zero::config::RunConfig;
 use shogi_zero::rules::GameContext;
-use shogi_zero::nn::{checkpoint, Encoder, Network, NetworkConfig};
+use shogi_zero::nn::{checkpoint, Encoder, Network, NetworkConfig, PolicyMap};
 use shogi_zero::replay::{self, TrainingSample};
 use shogi_zero::rules::{Game, GameRules, Position, VariantId};
 use shogi_zero::train::batch::BatchBuilder;
@@ -56,6 +56,38 @@ fn tiny_network() -> Network {
 
 fn train_config(optimizer: OptimizerKind) -> TrainConfig {
     TrainConfig { optimizer, learning_rate: 0.02, warmup_steps: 1, batch_size: 32, min_window_positions: 32, ..TrainConfig::default() }
+}
+
+/// A batch holds, row by row, each sample's planes as the encoder writes them alone, its policy
+/// moves as flat indices with their weights, its result and its plies left.
+#[test]
+fn a_batch_holds_each_sample_as_encoded_alone() {
+    let samples = samples(40);
+    let encoder = Encoder::new(SHOGI.variant());
+    let batch = BatchBuilder::new(encoder.clone()).build(&samples).unwrap();
+    let map = PolicyMap::new(SHOGI.variant());
+    let n = encoder.board_size() as i64;
+    assert_eq!(batch.input.size(), [40, encoder.plane_count() as i64, n, n]);
+    let input = Vec::<f32>::try_from(batch.input.flatten(0, -1)).unwrap();
+    let index = Vec::<i64>::try_from(&batch.policy_index).unwrap();
+    let weight = Vec::<f32>::try_from(&batch.policy_weight).unwrap();
+    let wdl = Vec::<f32>::try_from(batch.wdl.flatten(0, -1)).unwrap();
+    let moves_left = Vec::<f32>::try_from(&batch.moves_left).unwrap();
+    let mut alone = vec![0.0; encoder.len()];
+    let (mut expected_index, mut expected_weight) = (Vec::new(), Vec::new());
+    for (i, sample) in samples.iter().enumerate() {
+        encoder.encode(&sample.position, &sample.context, &mut alone);
+        assert_eq!(&input[i * alone.len()..(i + 1) * alone.len()], &alone[..], "planes of sample {i}");
+        for &(mv, w) in &sample.policy {
+            let k = map.index(mv, sample.position.side_to_move()).unwrap();
+            expected_index.push(i as i64 * map.len() as i64 + k as i64);
+            expected_weight.push(w);
+        }
+        assert_eq!(&wdl[3 * i..3 * i + 3], &sample.wdl[..]);
+        assert_eq!(moves_left[i], sample.moves_left);
+    }
+    assert_eq!((index, weight), (expected_index, expected_weight));
+    assert_eq!(batch.size, 40);
 }
 
 #[test]

@@ -218,7 +218,7 @@ impl Loop<'_> {
         let train = self.run.config.train;
         let run_dir = &self.run.run_dir;
         let mut rng = ChaCha8Rng::seed_from_u64(self.run.seed ^ self.trainer.step_count().rotate_left(32));
-        let mut builder = BatchBuilder::new(self.trainer.network().encoder());
+        let builder = BatchBuilder::new(self.trainer.network().encoder());
         let games = self.counters.games.load(Ordering::Relaxed);
         let mut interval = Interval { started: Some(Instant::now()), games, ..Interval::default() };
         let mut last_refresh = Instant::now() - Duration::from_secs(60);

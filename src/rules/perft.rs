@@ -1,6 +1,8 @@
 //! Perft: the number of legal move sequences of a given length, the standard check of a move
 //! generator against independent engines.
 
+use rayon::prelude::*;
+
 use super::moves::{Move, MoveList};
 use super::position::Position;
 
@@ -11,20 +13,22 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     count(&mut pos, depth, &mut lists)
 }
 
-/// The perft count below each legal move of `pos`, in move generation order.
+/// The perft count below each legal move of `pos`, in move generation order; the first moves'
+/// subtrees are counted in parallel.
 pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
     assert!(depth >= 1, "divide needs depth 1 or more");
-    let mut pos = pos.clone();
     let moves = pos.legal_moves();
-    let mut lists = vec![MoveList::with_capacity(256); depth as usize - 1];
     moves
-        .into_iter()
-        .map(|mv| {
-            let undo = pos.make(mv);
-            let n = count(&mut pos, depth - 1, &mut lists);
-            pos.unmake(mv, undo);
-            (mv, n)
-        })
+        .into_par_iter()
+        .map_init(
+            || (pos.clone(), vec![MoveList::with_capacity(256); depth as usize - 1]),
+            |(pos, lists), mv| {
+                let undo = pos.make(mv);
+                let n = count(pos, depth - 1, lists);
+                pos.unmake(mv, undo);
+                (mv, n)
+            },
+        )
         .collect()
 }
 

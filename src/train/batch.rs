@@ -2,7 +2,9 @@
 //! stays sparse (flat indices into `[B, policy size]` with their weights), so the batch costs
 //! the same for tenjiku's 106,497 policy indices as for shogi's.
 
-use tch::{Kind, Tensor};
+use ndarray::{Array1, Array2, Array4, Axis};
+use rayon::prelude::*;
+use tch::Tensor;
 
 use crate::nn::{Encoder, PolicyMap, UnmappedMove};
 use crate::replay::TrainingSample;
@@ -24,55 +26,57 @@ pub struct Batch {
     pub size: usize,
 }
 
-/// Builds batches of one variant, reusing its buffers.
+/// Builds batches of one variant, encoding the samples in parallel.
 pub struct BatchBuilder {
     encoder: Encoder,
     map: PolicyMap,
-    planes: Vec<f32>,
-    moves: Vec<crate::rules::Move>,
-    indices: Vec<u32>,
 }
 
 impl BatchBuilder {
     /// A builder of the inputs that `encoder` writes (the trained network's).
     pub fn new(encoder: Encoder) -> BatchBuilder {
-        BatchBuilder {
-            map: PolicyMap::new(encoder.variant()),
-            encoder,
-            planes: Vec::new(),
-            moves: Vec::new(),
-            indices: Vec::new(),
-        }
+        BatchBuilder { map: PolicyMap::new(encoder.variant()), encoder }
     }
 
     /// The batch of `samples`.
-    pub fn build(&mut self, samples: &[TrainingSample]) -> Result<Batch, UnmappedMove> {
+    pub fn build(&self, samples: &[TrainingSample]) -> Result<Batch, UnmappedMove> {
         let b = samples.len();
-        let len = self.encoder.len();
-        self.planes.resize(b * len, 0.0);
+        let n = self.encoder.board_size();
+        let mut planes = Array4::<f32>::zeros((b, self.encoder.plane_count(), n, n));
+        planes.axis_iter_mut(Axis(0)).into_par_iter().zip(samples).for_each(|(mut sample_planes, sample)| {
+            let out = sample_planes.as_slice_mut().expect("a sample's planes are contiguous");
+            self.encoder.encode(&sample.position, &sample.context, out);
+        });
+        // Each sample's policy moves as flat indices `b * policy size + move index`.
         let policy_size = self.map.len() as i64;
-        let mut flat = Vec::new();
-        let mut weights = Vec::new();
-        let mut wdl = Vec::with_capacity(3 * b);
-        let mut moves_left = Vec::with_capacity(b);
-        for (i, sample) in samples.iter().enumerate() {
-            self.encoder.encode(&sample.position, &sample.context, &mut self.planes[i * len..(i + 1) * len]);
-            self.moves.clear();
-            self.moves.extend(sample.policy.iter().map(|&(mv, _)| mv));
-            self.map.indices_into(&self.moves, sample.position.side_to_move(), &mut self.indices)?;
-            flat.extend(self.indices.iter().map(|&k| i as i64 * policy_size + k as i64));
-            weights.extend(sample.policy.iter().map(|&(_, w)| w));
-            wdl.extend_from_slice(&sample.wdl);
-            moves_left.push(sample.moves_left);
-        }
-        let n = self.encoder.board_size() as i64;
+        let flat: Vec<Vec<i64>> = samples
+            .par_iter()
+            .enumerate()
+            .map_init(
+                || (Vec::new(), Vec::new()),
+                |(moves, indices), (i, sample)| {
+                    moves.clear();
+                    moves.extend(sample.policy.iter().map(|&(mv, _)| mv));
+                    self.map.indices_into(moves, sample.position.side_to_move(), indices)?;
+                    Ok(indices.iter().map(|&k| i as i64 * policy_size + k as i64).collect())
+                },
+            )
+            .collect::<Result<_, UnmappedMove>>()?;
+        let weights: Vec<f32> = samples.iter().flat_map(|s| s.policy.iter().map(|&(_, w)| w)).collect();
+        let wdl = Array2::from_shape_fn((b, 3), |(i, k)| samples[i].wdl[k]);
+        let moves_left = Array1::from_iter(samples.iter().map(|s| s.moves_left));
         Ok(Batch {
-            input: Tensor::from_slice(&self.planes).view([b as i64, self.encoder.plane_count() as i64, n, n]),
-            policy_index: Tensor::from_slice(&flat),
+            input: tensor(&planes),
+            policy_index: Tensor::from_slice(&flat.concat()),
             policy_weight: Tensor::from_slice(&weights),
-            wdl: Tensor::from_slice(&wdl).view([b as i64, 3]),
-            moves_left: Tensor::from_slice(&moves_left).to_kind(Kind::Float),
+            wdl: tensor(&wdl),
+            moves_left: tensor(&moves_left),
             size: b,
         })
     }
+}
+
+/// A tensor of the same shape and contents as `array` (in standard layout).
+fn tensor<D: ndarray::Dimension, T: tch::kind::Element>(array: &ndarray::Array<T, D>) -> Tensor {
+    Tensor::try_from(array).expect("an array in standard layout converts")
 }

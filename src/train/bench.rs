@@ -76,7 +76,7 @@ pub fn measure(
     let mut window = ReplayWindow::new(dir, variant, WindowConfig { max_positions: config.window_positions, max_reuse: 1e9 })?;
     window.refresh()?;
     let mut rng = ChaCha8Rng::seed_from_u64(7);
-    let mut builder = BatchBuilder::new(network.encoder());
+    let builder = BatchBuilder::new(network.encoder());
     let batch_size = config.batch_size;
     let mut trainer = Trainer::new(network, Optimizer::new(&config), config, 0);
     let trainer_rate = steps_per_second(duration, &mut || {
