@@ -236,7 +236,7 @@ pub fn csa_text(start: &Position, moves: &[Move], names: [&str; 2], ending: &End
         };
         out.push_str(&text);
         out.push('\n');
-        pos.make(mv);
+        pos.play_unchecked(mv);
     }
     out.push_str(&format!("'{} {}\n", ending.result_text(), ending.reason_text()));
     let mover = pos.side_to_move();

@@ -1,6 +1,7 @@
 //! The rules core: variants as data, positions, legal moves, notation, game results and perft.
 //! Depends on nothing else in the crate.
 
+mod faces;
 pub mod game;
 pub mod geometry;
 mod movegen;
@@ -10,8 +11,10 @@ pub mod notation;
 pub mod perft;
 pub mod piece;
 pub mod position;
+pub mod shapes;
 pub mod variant;
 pub mod variants;
+mod zobrist;
 
 pub use game::{EndReason, Game, GameRules, Outcome};
 pub use geometry::{Color, Square};

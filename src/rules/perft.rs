@@ -20,7 +20,7 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
     moves
         .into_iter()
         .map(|mv| {
-            let undo = pos.make(mv);
+            let undo = pos.play_unchecked(mv);
             let n = count(&mut pos, depth - 1, &mut lists);
             pos.unmake(mv, undo);
             (mv, n)
@@ -39,7 +39,7 @@ fn count(pos: &mut Position, depth: u32, lists: &mut [MoveList]) -> u64 {
     }
     let mut nodes = 0;
     for &mv in list.iter() {
-        let undo = pos.make(mv);
+        let undo = pos.play_unchecked(mv);
         nodes += count(pos, depth - 1, deeper);
         pos.unmake(mv, undo);
     }
@@ -59,7 +59,7 @@ pub fn make_and_generate(pos: &Position, depth: u32) -> u64 {
         }
         let mut nodes = 0;
         for &mv in list.iter() {
-            let undo = pos.make(mv);
+            let undo = pos.play_unchecked(mv);
             nodes += 1 + walk(pos, depth - 1, deeper);
             pos.unmake(mv, undo);
         }
