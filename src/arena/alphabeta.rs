@@ -11,7 +11,7 @@
 //!   that burns the mover's own last royal loses); faster wins score higher. Repetition,
 //!   bare-king and declaration rules are left to the game, except that a legal declaration is
 //!   played at once.
-//! - Inside the tree positions are searched with [`Position::make`]/[`Position::unmake`] and
+//! - Inside the tree positions are searched with [`Position::play_unchecked`]/[`Position::unmake`] and
 //!   [`Position::legal_moves`]; the root moves come from the [`Game`], so history rules apply to
 //!   the move actually played.
 //! - Ordering: captures first (most valuable victims first), then promotions, then the rest;

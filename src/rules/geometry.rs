@@ -394,6 +394,33 @@ mod tests {
     }
 
     #[test]
+    fn near_bits_and_king_steps_agree_with_coordinates() {
+        let g = Geometry::new(9);
+        let e5 = g.parse_square("5e").unwrap();
+        for &to in g.squares() {
+            let (dx, forward) = g.displacement(Color::Black, e5, to);
+            let steps = dx.unsigned_abs().max(forward.unsigned_abs());
+            assert_eq!(g.king_distance(e5, to), steps);
+            assert_eq!(g.aligned(e5, to), dx == 0 || forward == 0 || dx.abs() == forward.abs());
+            match g.near_bit(e5, to) {
+                Some(bit) => assert_eq!(g.near_square(e5, bit), to),
+                None => assert!(steps as usize > NEAR_REACH),
+            }
+            if let Some(d) = g.direction(e5, to) {
+                let mut sq = e5;
+                while sq != to {
+                    sq = sq.offset(g.king_dirs[d]);
+                    assert!(g.contains(sq));
+                }
+            }
+            assert_eq!(g.direction(e5, to).is_some(), to != e5 && g.aligned(e5, to));
+        }
+        assert_eq!(g.relative_rank(e5, Color::White), 4);
+        assert_eq!(g.relative_rank(g.parse_square("1a").unwrap(), Color::White), 8);
+        assert!(!g.contains(Square::from_index(0)));
+    }
+
+    #[test]
     fn white_offsets_are_rotated() {
         let g = Geometry::new(9);
         let e5 = g.parse_square("5e").unwrap();

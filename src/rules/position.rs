@@ -1,4 +1,5 @@
-//! [`Position`]: board, side to move and hands, with make/unmake and attack detection.
+//! [`Position`]: board, side to move and hands, with playing moves (checked and unchecked),
+//! taking them back and attack detection.
 //! A position has no history; repetition and results live in [`super::game::Game`].
 
 use std::fmt;
@@ -313,7 +314,7 @@ impl Position {
         cell.is_piece() && self.variant.faces.is_burner(cell.face())
     }
 
-    /// Every piece on the board with its square, in [`Variant::squares`] order.
+    /// Every piece on the board with its square, in [`Geometry::squares`](super::geometry::Geometry::squares) order.
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
         self.variant.geometry.squares().iter().filter_map(|&sq| self.piece_at(sq).map(|p| (sq, p)))
     }
@@ -532,7 +533,7 @@ impl Position {
         &self.occupied[color.index()]
     }
 
-    /// The squares holding pieces of `color`, in [`Variant::squares`] order.
+    /// The squares holding pieces of `color`, in [`Geometry::squares`](super::geometry::Geometry::squares) order.
     #[inline]
     pub(crate) fn squares_of(&self, color: Color) -> impl Iterator<Item = Square> {
         let (words, mut w, mut bits) = (self.occupied[color.index()], 0, self.occupied[color.index()][0]);

@@ -200,6 +200,7 @@ pub struct Variant {
 }
 
 impl Variant {
+    /// Derives everything of variant `id` from its rules data.
     fn build(id: VariantId) -> Variant {
         let spec = id.spec();
         let geometry = Geometry::new(spec.size);
