@@ -217,7 +217,7 @@ fn material_values_follow_mobility() {
     let v = SHOGI.variant();
     let value = |abbr: &str, promoted: bool| {
         let t = v.spec.pieces.iter().position(|p| p.abbr == abbr).unwrap();
-        m.value(Piece { color: Color::Black, ptype: PieceType(t as u8), promoted })
+        m.value(Piece { color: Color::Black, ptype: PieceType::new(t), promoted })
     };
     // Rook: 16 squares from 5e, dragon 20: 100·16 + 25·4. Gold 6 squares, no promotion.
     assert_eq!(value("R", false), 1700);
@@ -233,7 +233,7 @@ fn material_values_follow_mobility() {
     let chu = VariantId::ChuShogi.variant();
     let chu_value = |abbr: &str| {
         let t = chu.spec.pieces.iter().position(|p| p.abbr == abbr).unwrap();
-        Material::of(VariantId::ChuShogi).value(Piece { color: Color::Black, ptype: PieceType(t as u8), promoted: false })
+        Material::of(VariantId::ChuShogi).value(Piece { color: Color::Black, ptype: PieceType::new(t), promoted: false })
     };
     assert_eq!(chu_value("Ln"), 2400, "the lion reaches the 24 squares within two steps");
     assert!(chu_value("Ln") > chu_value("G") && chu_value("Q") > chu_value("R"));

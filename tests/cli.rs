@@ -71,7 +71,7 @@ fn perft_divide_lines_sum_to_the_total() {
         let (text, count) = line.split_once(' ').unwrap_or_else(|| panic!("line '{line}' is not '<move> <count>'"));
         coord::parse(&start, text).unwrap_or_else(|e| panic!("divide line '{line}': {e}"));
         let count: u64 = count.parse().unwrap_or_else(|_| panic!("divide line '{line}': bad count"));
-        assert_eq!(count, perft(&start.after(coord::parse(&start, text).unwrap()), 1), "{line}");
+        assert_eq!(count, perft(&start.after(coord::parse(&start, text).unwrap()).unwrap(), 1), "{line}");
         sum += count;
     }
     assert_eq!(total.parse::<u64>().unwrap(), sum);

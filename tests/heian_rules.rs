@@ -274,7 +274,7 @@ fn moving_into_attack_is_legal() {
     let p = heian(&[("7k", "K"), ("6a", "(fc)"), ("13a", "k")], "b");
     let moves = moves_from(&p, "7k");
     assert_eq!(moves.len(), 8, "every king step is legal: {moves:?}");
-    let after = p.after(mv(HEIAN, "7k6k"));
+    let after = p.after(mv(HEIAN, "7k6k")).unwrap();
     assert!(after.in_check(Color::Black), "6k is attacked by the free chariot");
 }
 
@@ -412,7 +412,7 @@ fn perpetual_check_loses() {
     let cycle = "5e4d 13d13e 4d5e 13e13d";
     let mut p = g.position().clone();
     for (i, m) in cycle.split(' ').enumerate() {
-        p = p.after(mv(HEIAN, m));
+        p = p.after(mv(HEIAN, m)).unwrap();
         if i % 2 == 0 {
             assert!(p.in_check(Color::White), "{m} attacks the king");
         } else {

@@ -539,7 +539,7 @@ fn crown_prince_promotion_keeps_derived_state() {
     // Taking the move back restores the position with one royal.
     let m = coord::parse(&p, "7e7d+").unwrap();
     let mut s = p.clone();
-    let undo = s.make(m);
+    let undo = s.play_unchecked(m);
     s.unmake(m, undo);
     assert!(s == p && s.hash() == p.hash() && s.verify_derived_state().is_ok());
     assert_eq!(s.royal_count(Color::Black), 1);

@@ -64,7 +64,7 @@ fn check_position_text(text: &str) {
         check_sfen_round_trip(&p);
         let mut scratch = p.clone();
         for m in p.legal_moves() {
-            let undo = scratch.make(m);
+            let undo = scratch.play_unchecked(m);
             scratch.unmake(m, undo);
             assert!(scratch == p && scratch.hash() == p.hash(), "make/unmake of {} in {p}", text_of(&p, m));
         }

@@ -354,7 +354,7 @@ fn promoting_water_buffalo_does_not_burn_that_move() {
     let r = after(&q, "16a16b");
     let out_and_back = coord::parse(&r, "8e8f8e").expect("the new demon's step out and back");
     assert!(matches!(out_and_back, Move::TwoLeg { from, to, .. } if from == to && from == sq(TENJIKU, "8e")));
-    let s = r.after(out_and_back);
+    let s = r.after(out_and_back).unwrap();
     assert!(s.piece_at(sq(TENJIKU, "7d")).is_none() && s.piece_at(sq(TENJIKU, "9e")).is_none());
     assert!(has(&s, "8e", "+(WB)"));
     // ... and from then on it burns passively: White's gold stepping 9e9f (still next to 8e) is
@@ -447,13 +447,13 @@ fn step_out_and_back_that_burns_is_not_the_pass() {
     assert!(coord::parse(&p, "8h9g8h").is_err(), "the demon has no igui");
     assert!(coord::parse(&p, "8h6h8h").is_err());
     assert_ne!(coord::parse(&p, "pass"), Ok(demon));
-    let burned = p.after(demon);
+    let burned = p.after(demon).unwrap();
     assert!(burned.piece_at(sq(TENJIKU, "9g")).is_none() && has(&burned, "8h", "(FD)"));
 
     let lion = out_and_back("12l");
     assert_eq!(lion.len(), 1, "{lion:?}");
     assert_eq!(coord::parse(&p, "12l11l12l"), Ok(lion[0]));
-    let suicide = p.after(lion[0]);
+    let suicide = p.after(lion[0]).unwrap();
     assert!(suicide.piece_at(sq(TENJIKU, "12l")).is_none() && has(&suicide, "13k", "(fd)"));
     let igui = after(&p, "12l13k12l");
     assert!(has(&igui, "12l", "(Ln)") && igui.piece_at(sq(TENJIKU, "13k")).is_none());

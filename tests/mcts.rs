@@ -51,14 +51,14 @@ fn the_mate_search_finds_the_mate_in_three_and_its_only_first_move() {
     let first = mv(id, "G*2a");
     let line = find_mate(pos, 3).expect("a mate in three");
     assert_eq!(line[..2], [first, mv(id, "1a1b")]);
-    let after = pos.after(first);
+    let after = pos.after(first).unwrap();
     assert_eq!(after.legal_moves(), vec![mv(id, "1a1b")]);
-    let reply = after.after(mv(id, "1a1b"));
+    let reply = after.after(mv(id, "1a1b")).unwrap();
     assert_eq!(find_mate(&reply, 1).unwrap(), line[2..]);
-    let mated = reply.after(line[2]);
+    let mated = reply.after(line[2]).unwrap();
     assert!(mated.legal_moves().is_empty() && mated.in_check(Color::White), "{:?}", line[2]);
     // A lance dropped on 1c is no mate: the king takes it.
-    assert!(!reply.after(mv(id, "L*1c")).legal_moves().is_empty());
+    assert!(!reply.after(mv(id, "L*1c")).unwrap().legal_moves().is_empty());
     // Every search plays it at once, at any budget, and learns it as the only move.
     for root in [RootSelection::Puct, RootSelection::Gumbel] {
         let mut search = Search::new(start.clone(), SearchConfig { root, ..SearchConfig::default() });

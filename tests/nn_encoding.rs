@@ -34,7 +34,7 @@ fn constant(values: &[f32]) -> Option<f32> {
 }
 
 /// Pieces (square, owner, type, promoted) and hands (owner, type, count), sorted.
-type Contents = (BTreeSet<(Square, Color, u8, bool)>, Vec<(Color, PieceType, u8)>);
+type Contents = (BTreeSet<(Square, Color, PieceType, bool)>, Vec<(Color, PieceType, u8)>);
 
 /// The pieces and hands the piece and hand planes show, in board terms.
 fn decode(encoder: &Encoder, planes: &[f32], mover: Color) -> Contents {
@@ -49,7 +49,7 @@ fn decode(encoder: &Encoder, planes: &[f32], mover: Color) -> Contents {
                 for (sq, &value) in values.iter().enumerate() {
                     assert!(value == 0.0 || value == 1.0, "piece plane value {value}");
                     if value == 1.0 {
-                        pieces.insert((encoder.frame().square(mover, sq), side.color(mover), piece.0, promoted));
+                        pieces.insert((encoder.frame().square(mover, sq), side.color(mover), piece, promoted));
                     }
                 }
             }
@@ -69,7 +69,7 @@ fn decode(encoder: &Encoder, planes: &[f32], mover: Color) -> Contents {
 
 fn contents(pos: &Position) -> Contents {
     let v = pos.variant();
-    let pieces = pos.pieces().map(|(sq, p): (Square, Piece)| (sq, p.color, p.ptype.0, p.promoted)).collect();
+    let pieces = pos.pieces().map(|(sq, p): (Square, Piece)| (sq, p.color, p.ptype, p.promoted)).collect();
     let mut hands: Vec<_> = Color::ALL
         .into_iter()
         .flat_map(|c| v.hand_types.iter().map(move |&t| (c, t, pos.hand(c, t))))
@@ -171,7 +171,7 @@ fn white_sees_the_board_turned_round_with_the_last_move() {
     let mut game = game_from(VariantId::Shogi, START);
     game.play_text("7g7f").unwrap();
     let planes = encode(&encoder, &game);
-    let pawn = PieceType(7);
+    let pawn = PieceType::new(7);
     let mine = plane(&encoder, &planes, InputPlane::Piece { side: Side::Mover, piece: pawn, promoted: false });
     let theirs = plane(&encoder, &planes, InputPlane::Piece { side: Side::Opponent, piece: pawn, promoted: false });
     // White's pawns on rank c stand on row 6 of White's frame; Black's on row 2, but the one on
@@ -199,13 +199,13 @@ fn hands_are_counts_over_the_most_a_hand_can_hold() {
     let encoder = Encoder::new(VariantId::Shogi.variant());
     let game = game_from(VariantId::Shogi, "lnsgkgsnl/1r5b1/pppp3pp/9/9/9/PPPPPP3/1B5R1/LNSGKGSNL w 3P3p 1");
     let planes = encode(&encoder, &game);
-    let hand = |side, piece| constant(plane(&encoder, &planes, InputPlane::Hand { side, piece: PieceType(piece) }));
+    let hand = |side, piece| constant(plane(&encoder, &planes, InputPlane::Hand { side, piece: PieceType::new(piece) }));
     assert_eq!(hand(Side::Mover, 7), Some(3.0 / 18.0));
     assert_eq!(hand(Side::Opponent, 7), Some(3.0 / 18.0));
     assert_eq!(hand(Side::Mover, 1), Some(0.0), "no rook in hand");
     let game = game_from(VariantId::Shogi, "4k4/9/9/9/9/9/9/9/4K4 b 2R2B4G4S4N4L18P 1");
     let planes = encode(&encoder, &game);
-    let hand = |side, piece| constant(plane(&encoder, &planes, InputPlane::Hand { side, piece: PieceType(piece) }));
+    let hand = |side, piece| constant(plane(&encoder, &planes, InputPlane::Hand { side, piece: PieceType::new(piece) }));
     for piece in 1..8 {
         assert_eq!(hand(Side::Mover, piece), Some(1.0), "a full hand reads 1");
         assert_eq!(hand(Side::Opponent, piece), Some(0.0));

@@ -323,7 +323,7 @@ fn divide_sums_to_perft() {
             assert_eq!(sum, perft(&pos, depth), "{name}: divide at depth {depth} does not sum to perft");
             // Each entry is the perft of the position after that move.
             for &(mv, n) in parts.iter().step_by(7) {
-                assert_eq!(n, perft(&pos.after(mv), depth - 1), "{name}: divide entry {mv:?} at depth {depth}");
+                assert_eq!(n, perft(&pos.after(mv).unwrap(), depth - 1), "{name}: divide entry {mv:?} at depth {depth}");
             }
         }
     }

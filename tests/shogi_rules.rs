@@ -111,7 +111,7 @@ fn pawn_drop_mate_is_illegal() {
 fn pawn_drop_check_that_is_not_mate_is_legal() {
     let p = pos(SHOGI, "7lk/7p1/9/9/9/9/9/9/4K4 b P 1");
     assert!(legal(&p).contains("P*1b"));
-    let after = p.after(mv(SHOGI, "P*1b"));
+    let after = p.after(mv(SHOGI, "P*1b")).unwrap();
     assert!(after.in_check(Color::White));
     assert_eq!(legal(&after), set(&["1a1b"]), "the king's only answer is to take the pawn");
 }
@@ -122,7 +122,7 @@ fn pawn_drop_check_that_is_not_mate_is_legal() {
 fn pawn_drop_check_with_an_escape_is_legal() {
     let p = pos(SHOGI, "7lk/9/9/7N1/9/9/9/9/4K4 b P 1");
     assert!(legal(&p).contains("P*1b"), "the king escapes to 2b: not mate");
-    let after = p.after(mv(SHOGI, "P*1b"));
+    let after = p.after(mv(SHOGI, "P*1b")).unwrap();
     assert_eq!(legal(&after), set(&["1a2b"]));
 }
 
@@ -149,7 +149,7 @@ fn pawn_drop_mate_when_the_only_capturer_is_pinned_is_illegal() {
     assert!(!legal(&pinned).contains("P*1b"), "the gold on 2a is pinned: P*1b is pawn-drop mate");
     let free = pos(SHOGI, "7gk/7p1/9/7N1/9/9/9/9/4K4 b RP 1");
     assert!(legal(&free).contains("P*1b"), "the gold can take on 1b: P*1b is not mate");
-    let after = free.after(mv(SHOGI, "P*1b"));
+    let after = free.after(mv(SHOGI, "P*1b")).unwrap();
     assert_eq!(legal(&after), set(&["2a1b"]), "White's only answer is the gold capture");
 }
 
@@ -401,7 +401,7 @@ fn perpetual_check_loses_for_the_checker() {
     // Every Black move of the cycle checks; White's replies are forced.
     let mut p = g.position().clone();
     for (i, m) in cycle.split(' ').enumerate() {
-        p = p.after(mv(SHOGI, m));
+        p = p.after(mv(SHOGI, m)).unwrap();
         if i % 2 == 0 {
             assert!(p.in_check(Color::White), "{m} gives check");
             assert_eq!(p.legal_moves().len(), 1, "after {m} White has exactly one reply");
@@ -430,7 +430,7 @@ fn perpetual_check_by_white_loses_for_white() {
 #[test]
 fn repetition_with_checks_on_some_moves_only_is_a_draw() {
     let mut g = game(SHOGI, "4k4/9/R8/9/9/9/9/9/4K4 b - 1");
-    assert!(g.position().after(mv(SHOGI, "9c9a")).in_check(Color::White), "9c9a checks");
+    assert!(g.position().after(mv(SHOGI, "9c9a")).unwrap().in_check(Color::White), "9c9a checks");
     let cycle = "9c9a 5a5b 9a9c 5b5a";
     play_all(&mut g, &format!("{cycle} {cycle} 9c9a 5a5b 9a9c"));
     assert_eq!(g.outcome(), None);

@@ -11,7 +11,7 @@
 //!   that burns the mover's own last royal loses); faster wins score higher. Repetition,
 //!   bare-king and declaration rules are left to the game, except that a legal declaration is
 //!   played at once.
-//! - Inside the tree positions are searched with [`Position::make`]/[`Position::unmake`] and
+//! - Inside the tree positions are searched with [`Position::play_unchecked`]/[`Position::unmake`] and
 //!   [`Position::legal_moves`]; the root moves come from the [`Game`], so history rules apply to
 //!   the move actually played.
 //! - Ordering: captures first (most valuable victims first), then promotions, then the rest;
@@ -60,7 +60,7 @@ impl Material {
             if spec.royal {
                 continue;
             }
-            let ptype = PieceType(t as u8);
+            let ptype = PieceType::new(t);
             let plain = centre_mobility(id, ptype, false);
             let promoted = spec.promotion.map(|_| centre_mobility(id, ptype, true));
             let gain = promoted.map_or(0, |p| p.saturating_sub(plain));
@@ -109,7 +109,7 @@ fn centre_mobility(id: VariantId, ptype: PieceType, promoted: bool) -> u32 {
     };
     let black_king = (0..size).rev().flat_map(|y| (0..size).map(move |x| (x, y))).find(clear);
     let white_king = (0..size).flat_map(|y| (0..size).rev().map(move |x| (x, y))).find(clear);
-    let king = v.spec.pieces.iter().position(|p| p.royal).map(|t| PieceType(t as u8));
+    let king = v.spec.pieces.iter().position(|p| p.royal).map(PieceType::new);
     let mut pieces = vec![(centre, Piece { color: Color::Black, ptype, promoted })];
     if let (Some(king), Some((bx, by)), Some((wx, wy))) = (king, black_king, white_king) {
         pieces.push((v.geometry.square(bx, by), Piece { color: Color::Black, ptype: king, promoted: false }));
@@ -250,7 +250,7 @@ impl AlphaBetaPlayer {
         let list = self.ordered(pos, pos.legal_moves(), ply);
         let mut best = -(MATE - ply as i32);
         for &(_, mv) in &list {
-            let undo = pos.make(mv);
+            let undo = pos.play_unchecked(mv);
             let score = match self.royal_loss(pos, ply + 1) {
                 Some(score) => score,
                 None => -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1),
@@ -275,7 +275,7 @@ impl AlphaBetaPlayer {
         let mut best: Option<(Move, i32)> = None;
         for &(_, mv) in list {
             let alpha = best.map_or(-INFINITY, |(_, s)| s);
-            let undo = pos.make(mv);
+            let undo = pos.play_unchecked(mv);
             let score = match self.royal_loss(pos, 1) {
                 Some(score) => score,
                 None => -self.negamax(pos, depth - 1, -INFINITY, -alpha, 1),

@@ -30,7 +30,7 @@ fn mating_line(pos: &mut Position, plies: u32) -> Option<Vec<Move>> {
     // The checking moves and their replies, generated once; a mate in one ends the search.
     let mut checks = Vec::new();
     for mv in pos.legal_moves() {
-        let undo = pos.make(mv);
+        let undo = pos.play_unchecked(mv);
         let replies = pos.in_check(defender).then(|| pos.legal_moves());
         pos.unmake(mv, undo);
         match replies {
@@ -42,7 +42,7 @@ fn mating_line(pos: &mut Position, plies: u32) -> Option<Vec<Move>> {
     // Longer mates by depth, so that a shorter one always comes first.
     for depth in (3..=plies).step_by(2) {
         for (mv, replies) in &checks {
-            let undo = pos.make(*mv);
+            let undo = pos.play_unchecked(*mv);
             let rest = every_reply_mated(pos, replies, depth - 2);
             pos.unmake(*mv, undo);
             if let Some(rest) = rest {
@@ -58,7 +58,7 @@ fn mating_line(pos: &mut Position, plies: u32) -> Option<Vec<Move>> {
 fn every_reply_mated(pos: &mut Position, replies: &[Move], plies: u32) -> Option<Vec<Move>> {
     let mut first_line = None;
     for &reply in replies {
-        let undo = pos.make(reply);
+        let undo = pos.play_unchecked(reply);
         let line = mating_line(pos, plies);
         pos.unmake(reply, undo);
         let line = line?;

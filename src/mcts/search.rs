@@ -296,7 +296,7 @@ impl Search {
             .tree
             .node(ROOT)
             .children()
-            .filter(|&id| position.after(self.tree.node(id).mv).only_royal_en_prise(mover))
+            .filter(|&id| position.after_unchecked(self.tree.node(id).mv).only_royal_en_prise(mover))
             .collect();
         if hanging.len() == self.tree.node(ROOT).child_count as usize {
             return;

@@ -195,9 +195,9 @@ impl Encoder {
         let mut list = PlaneList::default();
         list.add(InputPlane::OnBoard);
         let piece = Side::BOTH.map(|side| {
-            (0..variant.kinds())
-                .map(|kind| {
-                    let (piece, promoted) = (PieceType((kind / 2) as u8), kind % 2 == 1);
+            (0..variant.spec.pieces.len())
+                .flat_map(|t| [false, true].map(|promoted| (PieceType::new(t), promoted)))
+                .map(|(piece, promoted)| {
                     let exists = !promoted || variant.piece_spec(piece).promotion.is_some();
                     exists.then(|| list.add(InputPlane::Piece { side, piece, promoted }))
                 })
@@ -294,7 +294,7 @@ impl Encoder {
         let plane = |p: usize| p * area..(p + 1) * area;
         out.fill(0.0);
         out[plane(0)].fill(1.0);
-        for &sq in &v.squares {
+        for &sq in v.geometry.squares() {
             if let Some(p) = pos.piece_at(sq) {
                 let side = Side::of(p.color, us) as usize;
                 if let Some(k) = o.piece[side][2 * p.ptype.index() + p.promoted as usize] {

@@ -25,8 +25,8 @@ impl Frame {
         let g = &variant.geometry;
         let n = g.size;
         let mut index = [[OFF_BOARD; MAX_CELLS]; 2];
-        let mut square = [vec![Square(0); n * n], vec![Square(0); n * n]];
-        for &sq in &variant.squares {
+        let mut square = [vec![Square::from_index(0); n * n], vec![Square::from_index(0); n * n]];
+        for &sq in g.squares() {
             let (x, y) = g.xy(sq);
             for color in Color::ALL {
                 let i = match color {
@@ -97,11 +97,11 @@ mod tests {
                 for (i, &sq) in frame.square[color.index()].iter().enumerate() {
                     assert_eq!(frame.index(color, sq), i);
                 }
-                for &a in &v.squares {
-                    for &b in &v.squares {
+                for &a in v.geometry.squares() {
+                    for &b in v.geometry.squares() {
                         let (fa, fb) = (frame.index(color, a), frame.index(color, b));
                         let d = frame.displacement(fa, fb);
-                        assert_eq!(d, v.displacement(color, a, b));
+                        assert_eq!(d, v.geometry.displacement(color, a, b));
                         assert_eq!(frame.step(fa, d), Some(fb));
                     }
                 }

@@ -1,6 +1,6 @@
 //! The policy map of a variant: an injective map between the moves the rules can generate and
 //! indices of a fixed-size policy output, derived from the variant's move shapes
-//! ([`crate::rules::variant::MoveShapes`]) and drop rules alone.
+//! ([`crate::rules::shapes::MoveShapes`]) and drop rules alone.
 //!
 //! Layout, AlphaZero style. Squares are indices in the mover's frame ([`super::frame`]); a
 //! plane is `size * size` consecutive indices, so the network's policy convolution writes the
@@ -19,7 +19,7 @@
 
 use super::fnv::Fnv1a;
 use super::frame::Frame;
-use crate::rules::variant::MoveShapes;
+use crate::rules::shapes::MoveShapes;
 use crate::rules::{Color, Move, PieceType, Variant};
 
 /// Version of the layout rules, hashed into [`PolicyMap::hash`].

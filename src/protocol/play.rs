@@ -289,7 +289,7 @@ fn last_move_text(game: &Game) -> Option<String> {
     let (&last, earlier) = game.moves().split_last()?;
     let mut pos = game.start().clone();
     for &mv in earlier {
-        pos.make(mv);
+        pos.play_unchecked(mv);
     }
     Some(move_text(&pos, &pos.legal_moves(), last))
 }

@@ -181,7 +181,7 @@ impl Game {
         if pos.variant().spec.repetition == RepetitionRule::NoRecreation && !pos.in_check(pos.side_to_move()) {
             let mut scratch = pos.clone();
             moves.retain(|&mv| {
-                let undo = scratch.make(mv);
+                let undo = scratch.play_unchecked(mv);
                 let new = !self.hashes.contains(&scratch.hash());
                 scratch.unmake(mv, undo);
                 new
@@ -225,7 +225,7 @@ impl Game {
             self.outcome = Some(Outcome { winner: Some(mover), reason: EndReason::Declaration });
             return Ok(());
         }
-        self.position.make(mv);
+        self.position.play_unchecked(mv);
         self.hashes.push(self.position.hash());
         self.checks.push(self.position.in_check(mover.opponent()));
         self.legal = self.board_legal_moves();
@@ -376,7 +376,7 @@ fn chu_bare_king(pos: &Position) -> Option<Outcome> {
             .collect();
         let helpers = counted.iter().filter(|(_, p)| !v.is_royal(*p)).count();
         let bared_royal = live.iter().find(|(_, p)| p.color == bared).map(|&(sq, _)| sq)?;
-        let next_to_bared = counted.iter().any(|&(sq, _)| v.king_distance(sq, bared_royal) == 1);
+        let next_to_bared = counted.iter().any(|&(sq, _)| g.king_distance(sq, bared_royal) == 1);
         if helpers >= 2 || (helpers == 1 && !next_to_bared) {
             return Some(Outcome { winner: Some(winner), reason: EndReason::BareKing });
         }

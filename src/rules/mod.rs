@@ -2,6 +2,7 @@
 //! Depends on nothing else in the crate.
 
 pub mod context;
+mod faces;
 pub mod game;
 pub mod geometry;
 mod movegen;
@@ -11,8 +12,10 @@ pub mod notation;
 pub mod perft;
 pub mod piece;
 pub mod position;
+pub mod shapes;
 pub mod variant;
 pub mod variants;
+mod zobrist;
 
 pub use context::GameContext;
 pub use game::{EndReason, Game, GameRules, Outcome};

@@ -4,12 +4,12 @@
 //! Where the variant forbids self-check, pseudo-legal moves are filtered: a move that cannot
 //! uncover or leave a check is accepted at once, any other is made and tested.
 
-use super::geometry::{Color, Square};
+use super::faces::{direction_offset, FaceMoves, PROMOTE, STAY};
+use super::geometry::{Color, Square, BOARD_CELLS, CELL_WORDS, MAX_CELLS, MAX_SIZE, NEAR_REACH, NEAR_SPAN, STRIDE};
 use super::moves::{Move, MoveList};
-use super::piece::{Cell, PieceType, KINDS};
+use super::piece::{Cell, PieceType, MAX_FACES};
 use super::position::{Position, MAX_HAND_TYPES};
-use super::geometry::{BOARD_CELLS, MAX_CELLS, MAX_SIZE, STRIDE};
-use super::variant::{direction_offset, FaceMoves, Legality, Variant, CELL_WORDS, NEAR_REACH, NEAR_SPAN, PROMOTE, STAY};
+use super::variant::{Legality, Variant};
 
 impl Position {
     /// All legal moves of the side to move (the game layer adds [`Move::Declare`] where the
@@ -66,11 +66,11 @@ impl Position {
         let v = self.variant();
         let us = self.side_to_move();
         let blockers = &Blockers::new(self, us);
-        let faces = v.faces_of(us);
+        let faces = v.faces.moves(us);
         let mut can_pass = false;
         for from in self.squares_of(us) {
             let cell = self.cell(from);
-            let moves = &faces[cell.kind() % KINDS];
+            let moves = &faces[cell.face().index() % MAX_FACES];
             let open = blockers.open_dirs(from);
             if open & moves.first_squares == 0 && !moves.passes_over_pieces {
                 continue; // boxed in by its own pieces and the edge
@@ -86,7 +86,7 @@ impl Position {
                     (None, 0) => self.piece_moves(out, from, us, moves, open, |_| true),
                     (None, _) => self.piece_moves(out, from, us, moves, open, |to| safety.answers_check(to)),
                     (Some(d), _) => self.piece_moves(out, from, us, moves, open, |to| {
-                        safety.answers_check(to) && v.direction(k, to) == Some(d)
+                        safety.answers_check(to) && v.geometry.direction(k, to) == Some(d)
                     }),
                 },
             }
@@ -111,12 +111,11 @@ impl Position {
     ) {
         let v = self.variant();
         let promotion = PromotionOptions::new(v, moves, from, us);
-        let s = from.index() as isize;
         // Steps and the first squares of rides that the mover's own pieces and the walls leave
         // open, read at once from the blockers instead of square by square.
         let mut steps = moves.steps & open;
         while steps != 0 {
-            let to = Square((s + direction_offset(steps.trailing_zeros())) as u16);
+            let to = from.offset(direction_offset(steps.trailing_zeros()));
             steps &= steps - 1;
             if accept(to) {
                 promotion.push(out, from, to, self.cell(to) != Cell::EMPTY);
@@ -130,7 +129,7 @@ impl Position {
         }
         let mut jumps = moves.jumps;
         while jumps != 0 {
-            let to = Square((s + v.jump_offsets[jumps.trailing_zeros() as usize % 32]) as u16);
+            let to = from.offset(v.geometry.jump_offsets[jumps.trailing_zeros() as usize % 32]);
             jumps &= jumps - 1;
             let target = self.cell(to);
             if (target == Cell::EMPTY || target.is_enemy_of(us)) && accept(to) {
@@ -157,7 +156,7 @@ impl Position {
     ) -> Square {
         let mut to = start;
         for _ in 0..range {
-            to = Square((to.index() as isize + offset) as u16);
+            to = to.offset(offset);
             let target = self.cell(to);
             if target == Cell::EMPTY {
                 if accept(to) {
@@ -176,7 +175,7 @@ impl Position {
     /// The promotion options of the piece `cell` for its moves from `from`.
     #[inline(always)]
     pub(super) fn promotion_options(&self, from: Square, cell: Cell) -> PromotionOptions<'_> {
-        PromotionOptions::new(self.variant(), self.variant().moves_of(cell.color(), cell.kind()), from, cell.color())
+        PromotionOptions::new(self.variant(), self.variant().faces.moves_of(cell.color(), cell.face()), from, cell.color())
     }
 
     /// Drops allowed by the drop rules onto squares `accept` lets through. Returns the index in
@@ -184,7 +183,7 @@ impl Position {
     fn drop_moves(&self, out: &mut MoveList, accept: impl Fn(Square) -> bool) -> Option<usize> {
         let v = self.variant();
         let us = self.side_to_move();
-        let mut held = [PieceType(0); MAX_HAND_TYPES];
+        let mut held = [PieceType::new(0); MAX_HAND_TYPES];
         let mut n = 0;
         for &t in &v.hand_types {
             if self.hand(us, t) > 0 {
@@ -199,13 +198,13 @@ impl Position {
         let pawn_files = self.unpromoted_pawn_files(us);
         let pawn_check_square = self
             .royal_square(us.opponent())
-            .map(|k| Square((k.index() as isize - v.geometry.offset(us, 0, 1)) as u16));
+            .map(|k| k.offset(-v.geometry.offset(us, 0, 1)));
         let mut pawn_check = None;
-        for &to in &v.squares {
+        for &to in v.geometry.squares() {
             if self.cell(to) != Cell::EMPTY || !accept(to) {
                 continue;
             }
-            let rank = v.relative_rank(to, us) as usize;
+            let rank = v.geometry.relative_rank(to, us);
             for &t in held {
                 if rank < v.dead_ranks[t.index()] {
                     continue;
@@ -227,7 +226,7 @@ impl Position {
     /// Removes the pawn drop at `index` (one that checks) if it mates: uchifuzume.
     fn remove_pawn_drop_mate(&self, out: &mut MoveList, index: Option<usize>) {
         if let Some(i) = index {
-            if !self.after(out[i]).has_legal_move() {
+            if !self.after_unchecked(out[i]).has_legal_move() {
                 out.remove(i);
             }
         }
@@ -238,7 +237,7 @@ impl Position {
         let v = self.variant();
         let Some(pawn) = v.pawn else { return 0 };
         let mut files = 0;
-        for &sq in &v.squares {
+        for &sq in v.geometry.squares() {
             if let Some(p) = self.piece_at(sq) {
                 if p.color == color && p.ptype == pawn && !p.promoted {
                     files |= 1 << v.geometry.file(sq);
@@ -253,15 +252,15 @@ impl Position {
         let v = self.variant();
         let us = self.side_to_move();
         let them = us.opponent();
-        let mut safety = KingSafety { checkers: 0, evasions: CellSet::default(), pins: [(Square(0), 0); 8], pin_count: 0 };
-        for (d, &offset) in v.king_dirs.iter().enumerate() {
+        let mut safety = KingSafety { checkers: 0, evasions: CellSet::default(), pins: [(Square::from_index(0), 0); 8], pin_count: 0 };
+        for (d, &offset) in v.geometry.king_dirs.iter().enumerate() {
             let mut t = king.index() as isize;
             let mut distance = 0u8;
             let mut own: Option<Square> = None;
             loop {
                 t += offset;
                 distance = distance.saturating_add(1);
-                let cell = self.cell(Square(t as u16));
+                let cell = self.cell(Square::from_index(t as usize));
                 if cell == Cell::EMPTY {
                     continue;
                 }
@@ -272,10 +271,10 @@ impl Position {
                     if own.is_some() {
                         break;
                     }
-                    own = Some(Square(t as u16));
+                    own = Some(Square::from_index(t as usize));
                     continue;
                 }
-                if v.reach(them, cell.kind(), d ^ 1) >= distance {
+                if v.faces.reach(them, cell.face(), d ^ 1) >= distance {
                     match own {
                         Some(pinned) => {
                             safety.pins[safety.pin_count] = (pinned, d as u8);
@@ -294,10 +293,10 @@ impl Position {
                 break;
             }
         }
-        for &(offset, kinds) in v.leap_attackers(them) {
+        for &(offset, attackers) in v.faces.leap_attackers(them) {
             let s = (king.index() as isize - offset) as usize;
-            let cell = self.cell(Square(s as u16));
-            if cell.is_piece() && cell.color() == them && kinds & (1 << cell.kind()) != 0 {
+            let cell = self.cell(Square::from_index(s));
+            if cell.is_piece() && cell.color() == them && attackers.contains(cell.face()) {
                 safety.checkers += 1;
                 safety.evasions.insert(s);
             }
@@ -352,7 +351,7 @@ impl Blockers {
         let mut blockers = Blockers { blocked: [!0; BLOCKER_WORDS], enemy: [0; BLOCKER_WORDS] };
         let first = PADDING_BITS / 64;
         for w in 0..CELL_WORDS {
-            blockers.blocked[first + w] = v.wall_bits[w] | own.get(w).copied().unwrap_or(0);
+            blockers.blocked[first + w] = v.geometry.wall_bits[w] | own.get(w).copied().unwrap_or(0);
             blockers.enemy[first + w] = enemy.get(w).copied().unwrap_or(0);
         }
         blockers
@@ -432,7 +431,7 @@ impl<'a> PromotionOptions<'a> {
     /// The options of a piece of `color` whose face moves as `moves`, moving from `from`.
     #[inline(always)]
     fn new(v: &'a Variant, moves: &'a FaceMoves, from: Square, color: Color) -> PromotionOptions<'a> {
-        let ranks = v.relative_ranks(color);
+        let ranks = v.geometry.relative_ranks(color);
         let from_in_zone = ranks[from.index() % BOARD_CELLS] < v.zone_depth;
         PromotionOptions { by_rank: &moves.promotion[usize::from(from_in_zone)], ranks }
     }
@@ -461,7 +460,7 @@ impl<'a> PromotionOptions<'a> {
 }
 
 /// A set of squares within [`NEAR_REACH`] king steps of one origin, as bits of one word (see
-/// [`super::Variant::near_bit`]).
+/// [`super::geometry::Geometry::near_bit`]).
 #[derive(Clone, Copy, Default)]
 pub(super) struct NearSet(u64);
 

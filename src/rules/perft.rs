@@ -23,7 +23,7 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
         .map_init(
             || (pos.clone(), vec![MoveList::with_capacity(256); depth as usize - 1]),
             |(pos, lists), mv| {
-                let undo = pos.make(mv);
+                let undo = pos.play_unchecked(mv);
                 let n = count(pos, depth - 1, lists);
                 pos.unmake(mv, undo);
                 (mv, n)
@@ -43,7 +43,7 @@ fn count(pos: &mut Position, depth: u32, lists: &mut [MoveList]) -> u64 {
     }
     let mut nodes = 0;
     for &mv in list.iter() {
-        let undo = pos.make(mv);
+        let undo = pos.play_unchecked(mv);
         nodes += count(pos, depth - 1, deeper);
         pos.unmake(mv, undo);
     }
@@ -63,7 +63,7 @@ pub fn make_and_generate(pos: &Position, depth: u32) -> u64 {
         }
         let mut nodes = 0;
         for &mv in list.iter() {
-            let undo = pos.make(mv);
+            let undo = pos.play_unchecked(mv);
             nodes += 1 + walk(pos, depth - 1, deeper);
             pos.unmake(mv, undo);
         }

@@ -10,13 +10,97 @@ use super::geometry::Color;
 
 /// Index of a piece type in its variant's piece table.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct PieceType(pub u8);
+pub struct PieceType(u8);
 
 impl PieceType {
+    /// The piece type of row `index` of a piece table. Panics unless a [`Cell`] can hold it
+    /// (`index < MAX_FACES / 2`); whether the variant's table has that row is checked where
+    /// pieces enter a position ([`super::Position::from_parts`]).
+    #[inline]
+    pub fn new(index: usize) -> PieceType {
+        assert!(index < MAX_FACES / 2, "piece type {index} out of range");
+        PieceType(index as u8)
+    }
+
     /// The index into the variant's piece table.
     #[inline]
     pub fn index(self) -> usize {
         self.0 as usize
+    }
+}
+
+/// One face of a piece type, unpromoted or promoted: index `2 * type + promoted`. Each face
+/// has its own movement and properties (royal, lion, fire demon).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Face(u8);
+
+impl Face {
+    /// The unpromoted (`promoted == false`) or promoted face of `ptype`.
+    #[inline]
+    pub fn new(ptype: PieceType, promoted: bool) -> Face {
+        Face(ptype.0 << 1 | u8::from(promoted))
+    }
+
+    /// The face with index `index`, which must be below [`MAX_FACES`].
+    #[inline]
+    pub(crate) fn from_index(index: usize) -> Face {
+        debug_assert!(index < MAX_FACES);
+        Face(index as u8)
+    }
+
+    /// `2 * type + promoted`.
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The piece type this is a face of.
+    #[inline]
+    pub fn ptype(self) -> PieceType {
+        PieceType(self.0 >> 1)
+    }
+
+    /// Whether this is the promoted face.
+    #[inline]
+    pub fn is_promoted(self) -> bool {
+        self.0 & 1 == 1
+    }
+}
+
+/// A set of [`Face`]s.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FaceSet(u128);
+
+const _: () = assert!(MAX_FACES <= u128::BITS as usize, "a FaceSet holds every face");
+
+impl FaceSet {
+    /// The empty set.
+    pub const EMPTY: FaceSet = FaceSet(0);
+
+    /// Adds `face`.
+    #[inline]
+    pub fn insert(&mut self, face: Face) {
+        self.0 |= 1 << face.0;
+    }
+
+    /// Whether `face` is in the set.
+    #[inline]
+    pub fn contains(self, face: Face) -> bool {
+        self.0 & (1 << face.0) != 0
+    }
+
+    /// Whether the set has no face.
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}
+
+impl FromIterator<Face> for FaceSet {
+    fn from_iter<I: IntoIterator<Item = Face>>(faces: I) -> FaceSet {
+        let mut set = FaceSet::EMPTY;
+        faces.into_iter().for_each(|face| set.insert(face));
+        set
     }
 }
 
@@ -29,9 +113,9 @@ pub struct Piece {
 }
 
 /// The content of one mailbox cell, packed into a byte: [`Cell::EMPTY`], [`Cell::WALL`] or a
-/// piece (`1 + kind + 128 * colour`, where `kind = 2 * type + promoted`).
+/// piece (`1 + face + 128 * colour`, where `face = 2 * type + promoted`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Cell(pub u8);
+pub struct Cell(u8);
 
 impl Cell {
     /// An empty square.
@@ -42,7 +126,7 @@ impl Cell {
     /// The cell holding `piece`.
     #[inline]
     pub fn from_piece(piece: Piece) -> Cell {
-        Cell(1 + (piece.ptype.0 << 1 | piece.promoted as u8) + ((piece.color as u8) << 7))
+        Cell(1 + Face::new(piece.ptype, piece.promoted).0 + ((piece.color as u8) << 7))
     }
 
     /// Whether the cell holds a piece.
@@ -72,20 +156,16 @@ impl Cell {
         self.0.wrapping_sub(first) < 127
     }
 
-    /// `2 * type + promoted` of the piece in this cell (only meaningful for pieces).
+    /// The face of the piece in this cell (only meaningful for pieces).
     #[inline]
-    pub fn kind(self) -> usize {
-        ((self.0 - 1) & 127) as usize
+    pub fn face(self) -> Face {
+        Face((self.0 - 1) & 127)
     }
 
     /// The piece in this cell, if any.
     #[inline]
     pub fn piece(self) -> Option<Piece> {
-        self.is_piece().then(|| Piece {
-            color: self.color(),
-            ptype: PieceType((self.kind() >> 1) as u8),
-            promoted: self.kind() & 1 == 1,
-        })
+        self.is_piece().then(|| Piece { color: self.color(), ptype: self.face().ptype(), promoted: self.face().is_promoted() })
     }
 
     /// The same piece turned over to its promoted face.
@@ -93,10 +173,16 @@ impl Cell {
     pub fn promoted(self) -> Cell {
         Cell(self.0 + (1 - ((self.0 - 1) & 1)))
     }
+
+    /// The same piece turned back to its unpromoted face.
+    #[inline]
+    pub fn unpromoted(self) -> Cell {
+        Cell(self.0 - ((self.0 - 1) & 1))
+    }
 }
 
-/// How many faces a [`Cell`] can tell apart (its `kind` has seven bits).
-pub const KINDS: usize = 128;
+/// How many faces a [`Cell`] can tell apart (its face has seven bits).
+pub const MAX_FACES: usize = 128;
 
 /// A direction for Black: `(dx, forward)`.
 pub type Dir = (i8, i8);
@@ -137,6 +223,44 @@ pub struct Movement {
 impl Movement {
     /// No movement at all; the base for struct-update syntax.
     pub const NONE: Movement = Movement { rides: &[], leaps: &[], lion: None, skip_rides: &[], area: 0, jump_rank: 0, burns: false };
+
+    /// The number `n` of last ranks on which a piece with this movement could never move
+    /// again: the smallest forward distance of its moves when all of them go forward, else 0.
+    /// (Pawn and lance: 1, knight: 2.)
+    pub fn dead_ranks(&self) -> usize {
+        let forwards = self.rides.iter().flat_map(|r| r.dirs.iter()).chain(self.leaps.iter()).map(|&(_, f)| f);
+        forwards.map(|f| f.max(0) as usize).min().unwrap_or(0)
+    }
+
+    /// Every displacement a one-leg move of this movement can have on a board of `size`, once
+    /// per move kind that reaches it (rides, leaps, skipping rides, area moves).
+    pub fn one_leg_displacements(&self, size: usize) -> Vec<Dir> {
+        let longest = size as i8 - 1;
+        let mut out = Vec::new();
+        let mut ride = |dirs: &[Dir], first: i8, range: u8| {
+            for &(dx, f) in dirs {
+                for k in first..=longest.min(range.min(i8::MAX as u8) as i8) {
+                    out.push((dx * k, f * k));
+                }
+            }
+        };
+        for r in self.rides {
+            ride(r.dirs, 1, r.range);
+        }
+        for r in self.skip_rides {
+            ride(r.dirs, 2, r.range);
+        }
+        out.extend_from_slice(self.leaps);
+        let area = self.area as i8;
+        for dx in -area..=area {
+            for f in -area..=area {
+                if (dx, f) != (0, 0) {
+                    out.push((dx, f));
+                }
+            }
+        }
+        out
+    }
 }
 
 /// Which two-step lion moves a piece has.
@@ -268,18 +392,41 @@ mod tests {
     #[test]
     fn cells_pack_and_unpack_every_piece() {
         for color in Color::ALL {
-            for t in 0..63u8 {
+            for t in 0..MAX_FACES / 2 - 1 {
                 for promoted in [false, true] {
-                    let piece = Piece { color, ptype: PieceType(t), promoted };
+                    let piece = Piece { color, ptype: PieceType::new(t), promoted };
                     let cell = Cell::from_piece(piece);
                     assert!(cell.is_piece());
                     assert_eq!(cell.piece(), Some(piece));
                     let up = Cell::from_piece(Piece { promoted: true, ..piece });
                     assert_eq!(cell.promoted(), up);
+                    assert_eq!(up.unpromoted(), Cell::from_piece(Piece { promoted: false, ..piece }));
+                    assert_eq!(cell.face(), Face::new(piece.ptype, promoted));
                 }
             }
         }
         assert_eq!(Cell::EMPTY.piece(), None);
         assert_eq!(Cell::WALL.piece(), None);
+    }
+
+    #[test]
+    fn faces_name_their_type_and_side() {
+        let (gold, dragon) = (Face::new(PieceType::new(3), false), Face::new(PieceType::new(5), true));
+        assert_eq!((gold.index(), gold.ptype(), gold.is_promoted()), (6, PieceType::new(3), false));
+        assert_eq!((dragon.index(), dragon.ptype(), dragon.is_promoted()), (11, PieceType::new(5), true));
+        let last = Face::new(PieceType::new(MAX_FACES / 2 - 1), true);
+        assert_eq!(last.index(), MAX_FACES - 1);
+    }
+
+    #[test]
+    fn face_sets_hold_exactly_what_was_inserted() {
+        let faces = [0, 1, 63, 64, 127].map(Face::from_index);
+        let set: FaceSet = faces.into_iter().collect();
+        assert!(faces.iter().all(|&f| set.contains(f)));
+        assert!(!set.contains(Face::from_index(2)) && !set.contains(Face::from_index(126)));
+        assert!(!set.is_empty() && FaceSet::EMPTY.is_empty() && FaceSet::default() == FaceSet::EMPTY);
+        let mut one = FaceSet::EMPTY;
+        one.insert(Face::from_index(127));
+        assert!(one.contains(Face::from_index(127)) && !one.contains(Face::from_index(0)));
     }
 }

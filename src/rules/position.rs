@@ -1,10 +1,12 @@
-//! [`Position`]: board, side to move and hands, with make/unmake and attack detection.
+//! [`Position`]: board, side to move and hands, with playing moves (checked and unchecked),
+//! taking them back and attack detection.
 //! A position has no history; repetition and results live in [`super::game::Game`].
 
 use std::fmt;
 
 use super::geometry::{Color, Square, BOARD_CELLS, MAX_CELLS};
 use super::moves::Move;
+use super::notation::coord::{self, MoveError};
 use super::piece::{Cell, Piece, PieceType};
 use super::variant::{Legality, Variant, VariantId};
 
@@ -42,7 +44,7 @@ pub struct Position {
 /// Most pieces one move can remove from the board.
 const MAX_REMOVED: usize = 12;
 
-/// What [`Position::make`] changed, for [`Position::unmake`].
+/// What [`Position::play`] changed, for [`Position::unmake`].
 #[derive(Copy, Clone, Debug)]
 pub struct Undo {
     /// Pieces the move removed, in the order it removed them: its captures, then the pieces
@@ -73,6 +75,16 @@ pub enum InvalidPosition {
     OpponentInCheck { color: Color },
     #[error("the counter-strike square {square} holds a piece of the side to move, which cannot just have captured there")]
     BadCounterStrike { square: String },
+    #[error("mailbox cell {index} is not a square of the {variant} board")]
+    OffBoard { variant: &'static str, index: usize },
+    #[error("two pieces stand on {square}")]
+    TwoPiecesOnSquare { square: String },
+    #[error("piece type {index} is not in the {variant} piece table")]
+    UnknownPieceType { variant: &'static str, index: usize },
+    #[error("the {piece} on {square} is promoted but that piece does not promote")]
+    CannotPromote { piece: String, square: String },
+    #[error("{color} holds piece {piece} in hand, which the variant does not allow")]
+    CannotHold { color: Color, piece: String },
 }
 
 impl Position {
@@ -82,8 +94,10 @@ impl Position {
         super::notation::sfen::parse(variant, variant.spec.start).expect("every start position parses")
     }
 
-    /// Builds a position from its parts, checking that it is valid. `cells` lists the pieces by
-    /// square; `hands` is `[colour][piece type]`.
+    /// Builds a position from its parts, checking that it is valid: every square on the board
+    /// and holding one piece, every piece in the variant's table, every hand count allowed, and
+    /// the rules' own conditions ([`InvalidPosition`]). `pieces` lists the pieces by square;
+    /// `hands` is `[colour][piece type]`.
     pub fn from_parts(
         variant: &'static Variant,
         pieces: &[(Square, Piece)],
@@ -94,22 +108,44 @@ impl Position {
     ) -> Result<Position, InvalidPosition> {
         let mut pos = Position {
             variant,
-            board: variant.empty_board,
+            board: variant.geometry.empty_board,
             occupied: [[0; OCCUPANCY_WORDS]; 2],
             side,
             hands: [[0; MAX_HAND_TYPES]; 2],
             royal_count: [0; 2],
-            royal_sq: [Square(0); 2],
+            royal_sq: [Square::from_index(0); 2],
             others: [0; 2],
             hash: 0,
             move_number,
             counter_strike: counter_strike.filter(|_| variant.spec.lion_trading),
         };
+        let g = &variant.geometry;
+        let off_board = |sq: Square| InvalidPosition::OffBoard { variant: variant.name(), index: sq.index() };
         for &(sq, piece) in pieces {
-            debug_assert!(variant.contains(sq));
+            if !g.contains(sq) {
+                return Err(off_board(sq));
+            }
+            let Some(spec) = variant.spec.pieces.get(piece.ptype.index()) else {
+                return Err(InvalidPosition::UnknownPieceType { variant: variant.name(), index: piece.ptype.index() });
+            };
+            if piece.promoted && spec.promotion.is_none() {
+                return Err(InvalidPosition::CannotPromote { piece: spec.abbr.to_string(), square: g.square_name(sq) });
+            }
+            if pos.board[sq.index()] != Cell::EMPTY {
+                return Err(InvalidPosition::TwoPiecesOnSquare { square: g.square_name(sq) });
+            }
             pos.set_cell(sq, Cell::from_piece(piece));
         }
+        if let Some(sq) = counter_strike.filter(|&sq| !g.contains(sq)) {
+            return Err(off_board(sq));
+        }
         for color in Color::ALL {
+            for (t, &count) in hands[color.index()].iter().enumerate() {
+                if count > 0 && !variant.hand_types.iter().any(|h| h.index() == t) {
+                    let piece = variant.spec.pieces.get(t).map_or_else(|| format!("#{t}"), |p| p.abbr.to_string());
+                    return Err(InvalidPosition::CannotHold { color, piece });
+                }
+            }
             for &t in &variant.hand_types {
                 let count = hands[color.index()][t.index()];
                 let max = variant.max_in_hand[t.index()];
@@ -186,24 +222,24 @@ impl Position {
         self.royal_count = [0; 2];
         self.others = [0; 2];
         let mut hash = 0;
-        for &sq in &self.variant.squares {
+        for &sq in self.variant.geometry.squares() {
             let cell = self.board[sq.index()];
             if !cell.is_piece() {
                 continue;
             }
             self.count_in(sq, cell);
-            hash ^= self.variant.piece_key(cell, sq);
+            hash ^= self.variant.zobrist.piece(cell, sq);
         }
         for color in Color::ALL {
             for &t in &self.variant.hand_types {
-                hash ^= self.variant.hand_key(color, t, self.hands[color.index()][t.index()]);
+                hash ^= self.variant.zobrist.hand(color, t, self.hands[color.index()][t.index()]);
             }
         }
         if self.side == Color::White {
-            hash ^= self.variant.side_key();
+            hash ^= self.variant.zobrist.side();
         }
         if let Some(sq) = self.counter_strike {
-            hash ^= self.variant.counter_strike_key(sq);
+            hash ^= self.variant.zobrist.counter_strike(sq);
         }
         self.hash = hash;
     }
@@ -275,12 +311,12 @@ impl Position {
     /// moves (tenjiku-shogi.md §5.4).
     pub fn is_burner_at(&self, sq: Square) -> bool {
         let cell = self.board[sq.index()];
-        cell.is_piece() && self.variant.is_burner_kind(cell.kind())
+        cell.is_piece() && self.variant.faces.is_burner(cell.face())
     }
 
-    /// Every piece on the board with its square, in [`Variant::squares`] order.
+    /// Every piece on the board with its square, in [`Geometry::squares`](super::geometry::Geometry::squares) order.
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
-        self.variant.squares.iter().filter_map(|&sq| self.piece_at(sq).map(|p| (sq, p)))
+        self.variant.geometry.squares().iter().filter_map(|&sq| self.piece_at(sq).map(|p| (sq, p)))
     }
 
     /// How many pieces of `ptype` `color` holds in hand.
@@ -307,7 +343,7 @@ impl Position {
     /// Whether the piece in `cell` is royal.
     #[inline]
     pub(crate) fn is_royal(&self, cell: Cell) -> bool {
-        self.variant.is_royal_kind(cell.kind())
+        self.variant.faces.is_royal(cell.face())
     }
 
     /// Chu's counter-strike square: where the last move captured a lion with a non-lion.
@@ -338,7 +374,7 @@ impl Position {
     /// Whether `by` attacks `sq` when the square `ignore` is taken to be empty (for a king
     /// stepping along the line of a slider that checks it).
     pub(crate) fn attacked_ignoring(&self, sq: Square, by: Color, ignore: Option<Square>) -> bool {
-        let ignore = ignore.unwrap_or(Square(u16::MAX));
+        let ignore = ignore.unwrap_or(Square::from_index(u16::MAX as usize));
         self.attacked_ignoring_two(sq, by, ignore, ignore)
     }
 
@@ -347,7 +383,7 @@ impl Position {
         let v = self.variant;
         let s = sq.index() as isize;
         let vacant = |t: usize| t == a.index() || t == b.index();
-        for (d, &offset) in v.king_dirs.iter().enumerate() {
+        for (d, &offset) in v.geometry.king_dirs.iter().enumerate() {
             let mut t = s;
             let mut distance = 1u8;
             loop {
@@ -358,23 +394,23 @@ impl Position {
                     continue;
                 }
                 // The attacker moves the opposite way (d ^ 1) to reach `sq`.
-                if cell != Cell::WALL && cell.color() == by && v.reach(by, cell.kind(), d ^ 1) >= distance {
+                if cell != Cell::WALL && cell.color() == by && v.faces.reach(by, cell.face(), d ^ 1) >= distance {
                     return true;
                 }
                 break;
             }
         }
-        v.leap_attackers(by).iter().any(|&(offset, kinds)| {
+        v.faces.leap_attackers(by).iter().any(|&(offset, attackers)| {
             let t = (s - offset) as usize;
             let cell = self.board[t];
-            !vacant(t) && cell.is_piece() && cell.color() == by && kinds & (1 << cell.kind()) != 0
+            !vacant(t) && cell.is_piece() && cell.color() == by && attackers.contains(cell.face())
         })
     }
 
     /// Whether a royal piece of `color` is attacked: the opponent, were it to move, could
     /// capture (or burn) it.
     pub fn in_check(&self, color: Color) -> bool {
-        if self.variant.generic_attacks {
+        if self.variant.faces.generic_attacks {
             return self.royal_capturable(color);
         }
         match self.royal_count[color.index()] {
@@ -397,22 +433,34 @@ impl Position {
         scratch.side = color.opponent();
         let royals = self.royal_count[color.index()];
         scratch.legal_moves().into_iter().any(|mv| {
-            let undo = scratch.make(mv);
+            let undo = scratch.play_unchecked(mv);
             let hit = scratch.royal_count[color.index()] < royals;
             scratch.unmake(mv, undo);
             hit
         })
     }
 
-    /// Plays `mv`, which must be legal or at least pseudo-legal in this position (a move of
-    /// the side to move along its piece's movement, or a drop of a piece it holds onto an empty
-    /// square). Returns what [`Position::unmake`] needs to take it back. [`Move::Pass`] and
-    /// [`Move::Declare`] only hand the turn over.
-    pub fn make(&mut self, mv: Move) -> Undo {
+    /// Plays `mv` if it is one of [`Position::legal_moves`] (so not [`Move::Declare`], which
+    /// the game layer handles); returns what [`Position::unmake`] needs to take it back.
+    /// Otherwise returns [`MoveError::Illegal`] and leaves the position as it was.
+    pub fn play(&mut self, mv: Move) -> Result<Undo, MoveError> {
+        if !self.is_legal(mv) {
+            return Err(MoveError::Illegal { text: coord::write(self.variant, mv) });
+        }
+        Ok(self.play_unchecked(mv))
+    }
+
+    /// Plays `mv` without checking it; returns what [`Position::unmake`] needs to take it
+    /// back. `mv` must be legal, or at least pseudo-legal, in this position: a move of the side
+    /// to move along its piece's movement, or a drop of a piece it holds onto an empty square;
+    /// [`Move::Pass`] and [`Move::Declare`] only hand the turn over. Anything else leaves the
+    /// position corrupt (wrong pieces, counts or hash). For callers that take `mv` from
+    /// [`Position::legal_moves`], such as search and perft; others use [`Position::play`].
+    pub fn play_unchecked(&mut self, mv: Move) -> Undo {
         let v = self.variant;
         let us = self.side;
         let mut undo = Undo {
-            removed: [(Square(0), Cell::EMPTY); MAX_REMOVED],
+            removed: [(Square::from_index(0), Cell::EMPTY); MAX_REMOVED],
             removed_count: 0,
             captured_count: 0,
             hash: self.hash,
@@ -434,31 +482,32 @@ impl Position {
             }
             Move::Drop { piece, to } => {
                 let n = self.hands[us.index()][piece.index()];
-                self.hash ^= v.hand_key(us, piece, n) ^ v.hand_key(us, piece, n - 1);
+                debug_assert!(n > 0, "a drop from an empty hand");
+                self.hash ^= v.zobrist.hand(us, piece, n) ^ v.zobrist.hand(us, piece, n - 1);
                 self.hands[us.index()][piece.index()] = n - 1;
                 self.land(to, Cell::from_piece(Piece { color: us, ptype: piece, promoted: false }));
             }
             Move::Pass | Move::Declare => {}
         }
         undo.captured_count = undo.removed_count;
-        if let (true, Move::Normal { to, .. } | Move::TwoLeg { to, .. }) = (v.has_burners(), mv) {
+        if let (true, Move::Normal { to, .. } | Move::TwoLeg { to, .. }) = (v.faces.has_burners(), mv) {
             self.burn(to, mover, &mut undo);
         }
         if v.spec.lion_trading {
             if let Some(sq) = self.counter_strike {
-                self.hash ^= v.counter_strike_key(sq);
+                self.hash ^= v.zobrist.counter_strike(sq);
             }
-            let lion_taken_by_non_lion = mover.is_piece() && !v.is_lion_kind(mover.kind());
+            let lion_taken_by_non_lion = mover.is_piece() && !v.faces.is_lion(mover.face());
             self.counter_strike = undo.removed[..undo.removed_count as usize]
                 .iter()
                 .rev()
-                .find(|(_, cell)| lion_taken_by_non_lion && v.is_lion_kind(cell.kind()))
+                .find(|(_, cell)| lion_taken_by_non_lion && v.faces.is_lion(cell.face()))
                 .map(|&(sq, _)| sq);
             if let Some(sq) = self.counter_strike {
-                self.hash ^= v.counter_strike_key(sq);
+                self.hash ^= v.zobrist.counter_strike(sq);
             }
         }
-        self.hash ^= v.side_key();
+        self.hash ^= v.zobrist.side();
         self.side = us.opponent();
         self.move_number += 1;
         undo
@@ -484,7 +533,7 @@ impl Position {
         &self.occupied[color.index()]
     }
 
-    /// The squares holding pieces of `color`, in [`Variant::squares`] order.
+    /// The squares holding pieces of `color`, in [`Geometry::squares`](super::geometry::Geometry::squares) order.
     #[inline]
     pub(crate) fn squares_of(&self, color: Color) -> impl Iterator<Item = Square> {
         let (words, mut w, mut bits) = (self.occupied[color.index()], 0, self.occupied[color.index()][0]);
@@ -495,7 +544,7 @@ impl Position {
             }
             let i = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            Some(Square((w * 64 + i) as u16))
+            Some(Square::from_index(w * 64 + i))
         })
     }
 
@@ -504,7 +553,7 @@ impl Position {
     fn lift(&mut self, sq: Square) -> Cell {
         let cell = self.board[sq.index()];
         self.set_cell(sq, Cell::EMPTY);
-        self.hash ^= self.variant.piece_key(cell, sq);
+        self.hash ^= self.variant.zobrist.piece(cell, sq);
         self.count_out(cell);
         cell
     }
@@ -513,7 +562,7 @@ impl Position {
     #[inline]
     fn land(&mut self, sq: Square, cell: Cell) {
         self.set_cell(sq, cell);
-        self.hash ^= self.variant.piece_key(cell, sq);
+        self.hash ^= self.variant.zobrist.piece(cell, sq);
         self.count_in(sq, cell);
     }
 
@@ -559,14 +608,14 @@ impl Position {
         undo.removed[undo.removed_count as usize] = (sq, cell);
         undo.removed_count += 1;
         self.set_cell(sq, Cell::EMPTY);
-        self.hash ^= v.piece_key(cell, sq);
+        self.hash ^= v.zobrist.piece(cell, sq);
         self.count_out(cell);
         let owner = cell.color();
         if v.spec.drops && !self.is_royal(cell) {
             let captor = owner.opponent();
-            let t = PieceType((cell.kind() >> 1) as u8);
+            let t = cell.face().ptype();
             let n = self.hands[captor.index()][t.index()];
-            self.hash ^= v.hand_key(captor, t, n) ^ v.hand_key(captor, t, n + 1);
+            self.hash ^= v.zobrist.hand(captor, t, n) ^ v.zobrist.hand(captor, t, n + 1);
             self.hands[captor.index()][t.index()] = n + 1;
         }
     }
@@ -577,10 +626,10 @@ impl Position {
     fn burn(&mut self, to: Square, mover: Cell, undo: &mut Undo) {
         let v = self.variant;
         let us = mover.color();
-        let neighbours = v.king_dirs.map(|d| Square((to.index() as isize + d) as u16));
+        let neighbours = v.geometry.king_dirs.map(|d| to.offset(d));
         if neighbours.iter().any(|&n| self.board[n.index()].is_enemy_of(us) && self.is_burner_at(n)) {
             self.capture(to, undo);
-        } else if v.is_burner_kind(mover.kind()) {
+        } else if v.faces.is_burner(mover.face()) {
             for n in neighbours {
                 if self.board[n.index()].is_enemy_of(us) {
                     self.capture(n, undo);
@@ -589,7 +638,8 @@ impl Position {
         }
     }
 
-    /// Takes back `mv`, which was the last move made, with the [`Undo`] that made it returned.
+    /// Takes back `mv`, which was the last move played, with the [`Undo`] that playing it
+    /// returned.
     pub fn unmake(&mut self, mv: Move, undo: Undo) {
         self.side = self.side.opponent();
         self.move_number -= 1;
@@ -613,7 +663,7 @@ impl Position {
         self.count_out(landed);
         self.restore(captured);
         if let Some(from) = from {
-            let original = if promote { Cell(landed.0 - 1) } else { landed };
+            let original = if promote { landed.unpromoted() } else { landed };
             self.set_cell(from, original);
             self.count_in(from, original);
         }
@@ -628,15 +678,24 @@ impl Position {
             self.set_cell(sq, cell);
             self.count_in(sq, cell);
             if self.variant.spec.drops && !self.is_royal(cell) {
-                self.hands[cell.color().opponent().index()][cell.kind() >> 1] -= 1;
+                self.hands[cell.color().opponent().index()][cell.face().ptype().index()] -= 1;
             }
         }
     }
 
-    /// The position after `mv` (copy-make).
-    pub fn after(&self, mv: Move) -> Position {
+    /// The position after `mv` (copy-make), or [`MoveError::Illegal`] if `mv` is not one of
+    /// [`Position::legal_moves`].
+    pub fn after(&self, mv: Move) -> Result<Position, MoveError> {
         let mut next = self.clone();
-        next.make(mv);
+        next.play(mv)?;
+        Ok(next)
+    }
+
+    /// The position after `mv` (copy-make), which must be legal as for
+    /// [`Position::play_unchecked`].
+    pub fn after_unchecked(&self, mv: Move) -> Position {
+        let mut next = self.clone();
+        next.play_unchecked(mv);
         next
     }
 

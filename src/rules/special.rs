@@ -7,7 +7,7 @@ use super::movegen::{Blockers, CellSet, NearSet};
 use super::moves::{Move, MoveList};
 use super::piece::{Cell, LionPower, Movement, UNLIMITED};
 use super::position::Position;
-use super::variant::{direction_offset, FaceMoves};
+use super::faces::{direction_offset, FaceMoves};
 
 impl Position {
     /// Every move of the piece `cell` on `from` in a variant where check does not matter, one
@@ -15,12 +15,12 @@ impl Position {
     /// walls). Returns whether the piece could pass (step out and back changing nothing).
     pub(super) fn large_piece_moves(&self, out: &mut MoveList, from: Square, cell: Cell, moves: &FaceMoves, open: u64, blockers: &Blockers) -> bool {
         let v = self.variant();
-        let m = v.face(cell.kind());
+        let m = v.faces.movement(cell.face());
         // Two parts of a move reach the same square only near the origin (checked when the
         // variant is built), so only near squares need telling apart.
         let mut seen = NearSet::default();
-        let dedupe = v.is_overlapping_kind(cell.kind());
-        let mut accept = |to: Square| !dedupe || v.near_bit(from, to).is_none_or(|bit| seen.insert(bit));
+        let dedupe = v.faces.is_overlapping(cell.face());
+        let mut accept = |to: Square| !dedupe || v.geometry.near_bit(from, to).is_none_or(|bit| seen.insert(bit));
         if m.area > 0 {
             self.area_moves(out, from, cell, m.area, blockers, &mut accept);
         }
@@ -49,10 +49,10 @@ impl Position {
     pub(crate) fn can_step_out_via(&self, from: Square, mid: Square) -> bool {
         let v = self.variant();
         let cell = self.cell(from);
-        if !cell.is_piece() || self.cell(mid) != Cell::EMPTY || v.king_distance(from, mid) != 1 {
+        if !cell.is_piece() || self.cell(mid) != Cell::EMPTY || v.geometry.king_distance(from, mid) != 1 {
             return false;
         }
-        let m = v.face(cell.kind());
+        let m = v.faces.movement(cell.face());
         match m.lion {
             Some(LionPower::Lines(lines)) => {
                 lines.iter().any(|&(dx, f)| from.index() as isize + v.geometry.offset(cell.color(), dx, f) == mid.index() as isize)
@@ -65,15 +65,14 @@ impl Position {
     /// An empty square the piece can step to and come back from, if any.
     fn step_out_square(&self, from: Square, cell: Cell, m: &Movement) -> Option<Square> {
         let v = self.variant();
-        let s = from.index() as isize;
         let empty = |offset: isize| {
-            let sq = Square((s + offset) as u16);
+            let sq = from.offset(offset);
             (self.cell(sq) == Cell::EMPTY).then_some(sq)
         };
         match m.lion {
             Some(LionPower::Lines(lines)) => lines.iter().find_map(|&(dx, f)| empty(v.geometry.offset(cell.color(), dx, f))),
-            Some(LionPower::Full) => v.king_dirs.iter().find_map(|&d| empty(d)),
-            _ if m.area > 0 => v.king_dirs.iter().find_map(|&d| empty(d)),
+            Some(LionPower::Full) => v.geometry.king_dirs.iter().find_map(|&d| empty(d)),
+            _ if m.area > 0 => v.geometry.king_dirs.iter().find_map(|&d| empty(d)),
             _ => None,
         }
     }
@@ -82,13 +81,13 @@ impl Position {
     /// demon, or enemies next to it if it is a fire demon.
     fn step_out_and_back_burns(&self, from: Square, cell: Cell) -> bool {
         let v = self.variant();
-        if !v.has_burners() {
+        if !v.faces.has_burners() {
             return false;
         }
-        let burner = v.is_burner_kind(cell.kind());
-        v.king_dirs.iter().any(|&d| {
-            let n = self.cell(Square((from.index() as isize + d) as u16));
-            n.is_enemy_of(cell.color()) && (burner || v.is_burner_kind(n.kind()))
+        let burner = v.faces.is_burner(cell.face());
+        v.geometry.king_dirs.iter().any(|&d| {
+            let n = self.cell(from.offset(d));
+            n.is_enemy_of(cell.color()) && (burner || v.faces.is_burner(n.face()))
         })
     }
 
@@ -98,14 +97,14 @@ impl Position {
         let v = self.variant();
         let us = cell.color();
         let enemy = |c: Cell| c.is_enemy_of(us);
-        let at = |sq: isize| self.cell(Square(sq as u16));
+        let at = |sq: isize| self.cell(Square::from_index(sq as usize));
         let s = from.index() as isize;
         let promotion = self.promotion_options(from, cell);
         // Only the start and final squares count for promotion, and whether the move takes
         // anything on either leg (tenjiku §6).
         let mut two_leg = |mid: isize, to: isize| {
             let captures = enemy(at(to)) || enemy(at(mid));
-            let (mid, to) = (Square(mid as u16), Square(to as u16));
+            let (mid, to) = (Square::from_index(mid as usize), Square::from_index(to as usize));
             let (promoting, staying) = promotion.choices(to, captures);
             if promoting {
                 out.push(Move::TwoLeg { from, mid, to, promote: true });
@@ -116,7 +115,7 @@ impl Position {
         };
         match power {
             LionPower::Full | LionPower::Igui => {
-                for &d in &v.king_dirs {
+                for &d in &v.geometry.king_dirs {
                     if !enemy(at(s + d)) {
                         continue;
                     }
@@ -124,7 +123,7 @@ impl Position {
                     if power == LionPower::Igui {
                         continue;
                     }
-                    for &e in &v.king_dirs {
+                    for &e in &v.geometry.king_dirs {
                         let t = s + d + e;
                         if t != s && (at(t) == Cell::EMPTY || enemy(at(t))) {
                             two_leg(s + d, t);
@@ -156,7 +155,7 @@ impl Position {
         while reached != 0 {
             let bit = reached.trailing_zeros();
             reached &= reached - 1;
-            let to = v.near_square(from, bit);
+            let to = v.geometry.near_square(from, bit);
             if accept(to) {
                 promotion.push(out, from, to, enemy & (1 << bit) != 0);
             }
@@ -170,17 +169,17 @@ impl Position {
         let v = self.variant();
         let us = cell.color();
         let promotion = self.promotion_options(from, cell);
-        let mut dirs = v.moves_of(us, cell.kind()).jump_rides;
+        let mut dirs = v.faces.moves_of(us, cell.face()).jump_rides;
         while dirs != 0 {
             let offset = direction_offset(dirs.trailing_zeros());
             dirs &= dirs - 1;
-            let step = |t: Square| Square((t.index() as isize + offset) as u16);
+            let step = |t: Square| t.offset(offset);
             // The ordinary ride; the jumps start from the piece that stops it.
             let mut t = self.ride(out, from, us, from, offset, UNLIMITED, &promotion, accept);
             if self.cell(t) == Cell::WALL {
                 continue;
             }
-            while v.rank(self.cell(t).kind()) < m.jump_rank {
+            while v.faces.rank(self.cell(t).face()) < m.jump_rank {
                 t = step(t);
                 while self.cell(t) == Cell::EMPTY {
                     t = step(t);
@@ -189,7 +188,7 @@ impl Position {
                 if target == Cell::WALL {
                     break;
                 }
-                if target.is_enemy_of(us) && !v.is_royal_kind(target.kind()) && accept(t) {
+                if target.is_enemy_of(us) && !v.faces.is_royal(target.face()) && accept(t) {
                     promotion.push(out, from, t, true);
                 }
             }
@@ -204,7 +203,7 @@ impl Position {
         for ride in m.skip_rides {
             for &(dx, f) in ride.dirs {
                 let offset = v.geometry.offset(us, dx, f);
-                let skipped = Square((from.index() as isize + offset) as u16);
+                let skipped = from.offset(offset);
                 if self.cell(skipped) != Cell::WALL {
                     self.ride(out, from, us, skipped, offset, ride.range - 1, &promotion, &mut |_| true);
                 }
@@ -220,7 +219,7 @@ impl Position {
         let mut lions = CellSet::default();
         let mut any = false;
         for sq in self.squares_of(them) {
-            if v.is_lion_kind(self.cell(sq).kind()) {
+            if v.faces.is_lion(self.cell(sq).face()) {
                 lions.insert(sq.index());
                 any = true;
             }
@@ -249,13 +248,13 @@ impl Position {
         };
         let is_enemy_lion = |sq: Square| {
             let c = self.cell(sq);
-            c.is_enemy_of(us) && v.is_lion_kind(c.kind())
+            c.is_enemy_of(us) && v.faces.is_lion(c.face())
         };
         let victims = [mid, (to != from).then_some(to)];
         if !victims.into_iter().flatten().any(is_enemy_lion) {
             return true;
         }
-        let mover_is_lion = v.is_lion_kind(self.cell(from).kind());
+        let mover_is_lion = v.faces.is_lion(self.cell(from).face());
         // A first victim worth more than a pawn or go-between makes any lion capture legal.
         let bridge = mid.is_some_and(|m| {
             self.piece_at(m)
@@ -265,7 +264,7 @@ impl Position {
             if !mover_is_lion {
                 return self.counter_strike().is_none_or(|cs| cs == sq);
             }
-            v.king_distance(from, sq) == 1 || bridge || !self.lion_protected(sq, from, mid)
+            v.geometry.king_distance(from, sq) == 1 || bridge || !self.lion_protected(sq, from, mid)
         })
     }
 
@@ -283,7 +282,7 @@ impl Position {
             c.is_piece()
                 && c.color() == owner
                 && m != target
-                && v.direction(m, target).is_some_and(|d| v.king_distance(m, target) == 1 && v.reach(owner, c.kind(), d) >= 1)
+                && v.geometry.direction(m, target).is_some_and(|d| v.geometry.king_distance(m, target) == 1 && v.faces.reach(owner, c.face(), d) >= 1)
         })
     }
 }

@@ -78,7 +78,7 @@ pub fn set(items: &[&str]) -> BTreeSet<String> {
 /// Every square name of variant `id`.
 pub fn all_square_names(id: VariantId) -> Vec<String> {
     let v = id.variant();
-    v.squares.iter().map(|&s| v.geometry.square_name(s)).collect()
+    v.geometry.squares().iter().map(|&s| v.geometry.square_name(s)).collect()
 }
 
 /// A game from `text` under the variant's default rules.

@@ -44,7 +44,7 @@ pub fn game(id: VariantId, pieces: &[(&str, &str)], side: &str) -> Game {
 /// The position after the coordinate move `text`, which must be legal.
 pub fn after(p: &Position, text: &str) -> Position {
     let m = coord::parse(p, text).unwrap_or_else(|e| panic!("'{text}' in {p}: {e}"));
-    p.after(m)
+    p.after(m).unwrap()
 }
 
 /// Whether the pass is among the legal moves.
@@ -156,7 +156,7 @@ pub fn random_game(start: &Position, seed: u64, plies: usize, capture_bias: u64)
         } else {
             moves[rng.below(moves.len())]
         };
-        p.make(m);
+        p.play_unchecked(m);
         out.push(p.clone());
     }
     out
@@ -243,7 +243,7 @@ pub fn check_moves(p: &Position, parse_back: bool) {
                 }
             }
         }
-        let undo = scratch.make(m);
+        let undo = scratch.play_unchecked(m);
         scratch.verify_derived_state().unwrap_or_else(|e| panic!("derived state after {} in {p}: {e}", text(p, m)));
         scratch.unmake(m, undo);
         assert!(scratch == *p && scratch.hash() == p.hash(), "make/unmake of {} changed {p} into {scratch}", text(p, m));

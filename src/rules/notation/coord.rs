@@ -3,7 +3,6 @@
 //! `pass`, and `declare` (the 27-point declaration).
 
 use super::super::moves::Move;
-use super::super::piece::PieceType;
 use super::super::position::Position;
 use super::super::variant::Variant;
 
@@ -46,13 +45,14 @@ pub fn parse_unchecked(v: &Variant, text: &str) -> Result<Move, MoveError> {
     }
     if let Some((piece, square)) = text.split_once('*') {
         let upper = piece.to_ascii_uppercase();
-        let index = v
+        let ptype = v
             .hand_types
             .iter()
-            .find(|t| v.piece_spec(**t).abbr.eq_ignore_ascii_case(&upper) && piece == upper)
+            .copied()
+            .find(|&t| v.piece_spec(t).abbr.eq_ignore_ascii_case(&upper) && piece == upper)
             .ok_or_else(|| syntax(&format!("'{piece}' is not a piece that can be dropped in {}", v.name())))?;
         let to = v.geometry.parse_square(square).ok_or_else(|| syntax(&format!("'{square}' is not a square")))?;
-        return Ok(Move::Drop { piece: PieceType(index.0), to });
+        return Ok(Move::Drop { piece: ptype, to });
     }
     let (body, promote) = match text.strip_suffix('+') {
         Some(body) => (body, true),

@@ -74,9 +74,10 @@ fn piece(abbr: &str, promoted: bool) -> Option<&'static str> {
     })
 }
 
-/// A shogi game from `start` through `moves` (legal, a declaration last if any) between
-/// `names` (Black, White), then `comment` as a comment line and the end that `end` names for
-/// the side to move after the moves. `None` for other variants and for moves CSA cannot write.
+/// A shogi game from `start` through `moves` (a declaration last if any) between `names`
+/// (Black, White), then `comment` as a comment line and the end that `end` names for the side
+/// to move after the moves. `None` for other variants, for moves CSA cannot write and for an
+/// illegal move.
 pub fn write(start: &Position, moves: &[Move], names: [&str; 2], comment: &str, end: impl FnOnce(Color) -> CsaEnd) -> Option<String> {
     let v = start.variant();
     if v.id != VariantId::Shogi {
@@ -126,7 +127,7 @@ pub fn write(start: &Position, moves: &[Move], names: [&str; 2], comment: &str, 
         };
         out.push_str(&text);
         out.push('\n');
-        pos.make(mv);
+        pos.play(mv).ok()?;
     }
     out.push_str(&format!("'{comment}\n{}\n", end(pos.side_to_move()).marker()));
     Some(out)

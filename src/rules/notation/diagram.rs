@@ -142,7 +142,7 @@ mod tests {
     fn letters_mark_the_last_move_and_the_sides() {
         let start = Position::start(VariantId::Shogi);
         let mv = coord::parse(&start, "7g7f").unwrap();
-        let after = start.after(mv);
+        let after = start.after_unchecked(mv);
         let text = draw(&after, &move_squares(mv), PieceStyle::Letters);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "White in hand: -");

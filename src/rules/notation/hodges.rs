@@ -46,7 +46,7 @@ pub fn write(pos: &Position, legal: &MoveList, mv: Move) -> String {
             text.push_str(&format!("{}{}{to_action}{}", action(mid), g.square_name(mid), g.square_name(to)));
         }
     }
-    if v.has_burners() {
+    if v.faces.has_burners() {
         text.push_str(&burned_squares(pos, from, mid, to, mv));
     }
     if promote {
@@ -68,8 +68,8 @@ pub fn write(pos: &Position, legal: &MoveList, mv: Move) -> String {
 /// mover itself) that are gone after it without being among its captures.
 fn burned_squares(pos: &Position, from: Square, mid: Option<Square>, to: Square, mv: Move) -> String {
     let v = pos.variant();
-    let after = pos.after(mv);
-    let around = v.king_dirs.iter().map(|&d| Square((to.index() as isize + d) as u16));
+    let after = pos.after_unchecked(mv);
+    let around = v.geometry.king_dirs.iter().map(|&d| to.offset(d));
     let mut text = String::new();
     if after.piece_at(to).is_none() {
         text.push_str(&format!("!{}", v.geometry.square_name(to)));

@@ -162,7 +162,7 @@ fn lookup_piece(variant: &Variant, token: &str) -> Option<(Color, PieceType)> {
     };
     let upper = token.to_ascii_uppercase();
     let index = variant.spec.pieces.iter().position(|p| p.abbr.eq_ignore_ascii_case(&upper))?;
-    Some((color, PieceType(index as u8)))
+    Some((color, PieceType::new(index)))
 }
 
 fn unknown_piece(variant: &Variant, rank: char, token: &str) -> SfenError {
