@@ -159,6 +159,10 @@ fn falcon_slides() -> BTreeSet<String> {
     to_moves("7g", &rays(CHU, "7g", &[(1, 0), (-1, 0), (0, 1), (1, -1), (-1, -1), (1, 1), (-1, 1)]))
 }
 
+/// A line-lion case: the pieces placed (square, token), the moves expected along the line, and
+/// whether the piece may pass.
+type LineCase = (&'static [(&'static str, &'static str)], &'static [&'static str], bool);
+
 /// §4.2 for the horned falcon on 7g (X1 = 7f, X2 = 7e, 7d beyond):
 /// * X1 enemy pawn, X2 enemy silver, 7d enemy gold: step-capture 7f, jump-capture 7e, igui 7f,
 ///   double capture 7f+7e; never 7d; no pass (X1 occupied).
@@ -168,7 +172,7 @@ fn falcon_slides() -> BTreeSet<String> {
 #[test]
 fn horned_falcon_forward_line() {
     let falcon = ("7g", "+(DH)");
-    let cases: [(&[(&str, &str)], &[&str], bool); 4] = [
+    let cases: [LineCase; 4] = [
         (&[("7f", "p"), ("7e", "s"), ("7d", "g")], &["7g7f", "7g7e", "7g7f7g", "7g7f7e"], false),
         (&[("7f", "p"), ("7d", "g")], &["7g7f", "7g7e", "7g7f7g", "7g7f7e"], false),
         (&[("7e", "s"), ("7d", "g")], &["7g7f", "7g7e"], true),
@@ -198,7 +202,7 @@ fn eagle_slides() -> BTreeSet<String> {
 #[test]
 fn soaring_eagle_forward_diagonals() {
     let eagle = ("7g", "+(DK)");
-    let cases: [(&[(&str, &str)], &[&str], bool); 3] = [
+    let cases: [LineCase; 3] = [
         (&[("8f", "p"), ("9e", "s"), ("10d", "g")], &["7g8f", "7g9e", "7g8f7g", "7g8f9e", "7g6f", "7g5e"], true),
         (&[("8f", "p"), ("9e", "S")], &["7g8f", "7g8f7g", "7g6f", "7g5e"], true),
         (&[("8f", "p"), ("6f", "P")], &["7g8f", "7g8f7g", "7g8f9e", "7g9e", "7g5e"], false),
@@ -376,6 +380,7 @@ fn pawn_first_victim_is_no_bridge_and_still_protects() {
 ///   is no bridge: illegal.
 /// * The plain jump 7g9e: only 7g is taken as empty; the pawn on 8f (which attacks 8g, not 9e)
 ///   still blocks the bishop, so 9e is unprotected: legal.
+///
 /// Without the bishop both are legal: a pawn as first victim does not forbid the capture of an
 /// unprotected lion, it only fails to bridge.
 #[test]

@@ -52,6 +52,9 @@ fn seed_positions() -> Vec<Position> {
     seeds().into_iter().map(|(id, t)| pos(id, &t)).collect()
 }
 
+/// A step of (file, rank) squares.
+type Step = (i32, i32);
+
 const SFEN_ALPHABET: &str = "abcdefghiklmnopqrsuvwABCDEFGHIKLMNOPQRSVW+()0123456789/ -";
 const MOVE_ALPHABET: &str = "0123456789abcdefghijklmnop+ps";
 
@@ -410,7 +413,7 @@ fn oracle_moves(p: &Position, b: &Board, s: &str) -> Option<BTreeSet<String>> {
         return None; // chu §6.2 restricts their captures of lions for one move
     }
     if eagle || falcon {
-        let (slides, lines): (Vec<(i32, i32)>, Vec<(i32, i32)>) = if eagle {
+        let (slides, lines): (Vec<Step>, Vec<Step>) = if eagle {
             (vec![(0, -1), (0, 1), (1, 0), (-1, 0), (1, -fwd), (-1, -fwd)], vec![(1, fwd), (-1, fwd)])
         } else {
             (vec![(1, 1), (-1, 1), (1, -1), (-1, -1), (1, 0), (-1, 0), (0, -fwd)], vec![(0, fwd)])

@@ -65,6 +65,7 @@ fn count_from_8h(p: &Position) -> usize {
 /// * free eagle 59 queen squares, no pass;
 /// * lion hawk 46 = 24 squares of the 5×5 block + 21 further diagonal squares + pass;
 /// * great general 59 queen squares.
+///
 /// Each also as the promoted form that moves the same (+WB, +BG, +Q, +Ln, +RG; §3.2 list).
 #[test]
 fn worked_counts() {
@@ -149,6 +150,7 @@ fn tenjiku_only_pieces() {
 /// * right: Black pawn 7m, White crown prince 6m (royal: never captured by jumping), White gold
 ///   5m (not over the prince): nothing;
 /// * backward: 8n empty, White pawn 8o (capture), White gold 8p (over the pawn).
+///
 /// Expected: 8l, 8h, 8g, 9m, 10m, 8n, 8o, 8p (none in the zone).
 #[test]
 fn rook_general_range_jumps() {

@@ -117,7 +117,7 @@ fn the_same_seed_gives_the_same_games_in_deterministic_mode() {
     for attempt in 0..2 {
         let scratch = Scratch::new(&format!("selfplay-deterministic-{attempt}"));
         let run = selfplay_run(SHOGI, &scratch.0, 4, RootSelection::Puct, 40);
-        let evaluators = Evaluators::Deterministic { network: tiny_network(SHOGI), model_id: "tiny@0".to_string() };
+        let evaluators = Evaluators::Deterministic { network: Box::new(tiny_network(SHOGI)), model_id: "tiny@0".to_string() };
         runner::run(evaluators, &run, &AtomicBool::new(false), &ProgressBar::hidden(), &Counters::default(), &mut |_| {})
             .unwrap();
         let records: Vec<_> = replay_files(&scratch.0).iter().flat_map(|p| replay::read_file(p).unwrap().games).collect();
@@ -223,7 +223,7 @@ fn games_start_from_the_openings_file_in_turn() {
     std::fs::create_dir_all(scratch.0.join("replay")).unwrap();
     let mut run = selfplay_run(SHOGI, &scratch.0.join("replay"), 4, RootSelection::Puct, 20);
     run.selfplay.openings = Some(openings);
-    let evaluators = Evaluators::Deterministic { network: tiny_network(SHOGI), model_id: "tiny@0".to_string() };
+    let evaluators = Evaluators::Deterministic { network: Box::new(tiny_network(SHOGI)), model_id: "tiny@0".to_string() };
     runner::run(evaluators, &run, &AtomicBool::new(false), &ProgressBar::hidden(), &Counters::default(), &mut |_| {}).unwrap();
     let mut starts: Vec<String> = replay_files(&scratch.0.join("replay"))
         .iter()
@@ -237,7 +237,7 @@ fn games_start_from_the_openings_file_in_turn() {
 
     // A line that is not a position is an error naming the file and the line.
     std::fs::write(run.selfplay.openings.as_ref().unwrap(), "startpos moves 2g2f\nsfen nonsense\n").unwrap();
-    let evaluators = Evaluators::Deterministic { network: tiny_network(SHOGI), model_id: "tiny@0".to_string() };
+    let evaluators = Evaluators::Deterministic { network: Box::new(tiny_network(SHOGI)), model_id: "tiny@0".to_string() };
     let error = runner::run(evaluators, &run, &AtomicBool::new(false), &ProgressBar::hidden(), &Counters::default(), &mut |_| {})
         .unwrap_err()
         .to_string();

@@ -67,7 +67,7 @@ pub fn run(args: SelfplayArgs) -> anyhow::Result<ExitCode> {
     let summary = if args.deterministic {
         let (meta_path, _) = checkpoint::read_metadata(&args.model)?;
         let (network, model_id) = Model::load_network(&meta_path, variant, &config.inference)?;
-        runner::run(Evaluators::Deterministic { network, model_id }, &run, &stop, &progress, &counters, &mut |_| {})?
+        runner::run(Evaluators::Deterministic { network: Box::new(network), model_id }, &run, &stop, &progress, &counters, &mut |_| {})?
     } else {
         let model = Model::load(&args.model, Some(variant), &config.inference)?;
         runner::run(Evaluators::Shared(&model), &run, &stop, &progress, &counters, &mut |_| {})?

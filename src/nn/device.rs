@@ -156,6 +156,16 @@ impl FromStr for Precision {
     }
 }
 
+/// Runs `f` on a thread of its own and returns its result (a panic in `f` goes on in the
+/// caller). LibTorch runs on OpenMP, and GNU OpenMP keeps one team of worker threads per thread
+/// that has run parallel work, for as long as that thread lives; when the live teams together
+/// hold more threads than the machine has cores, every team sleeps between parallel regions
+/// instead of spinning, which costs up to a third of the throughput on two cores. Networks built
+/// and passes run through this leave no team behind on the calling thread.
+pub fn on_fresh_thread<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    thread::scope(|scope| scope.spawn(f).join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,14 +192,4 @@ mod tests {
         }
         assert_eq!(DeviceChoice::Cpu.resolve(), Ok(Device::Cpu));
     }
-}
-
-/// Runs `f` on a thread of its own and returns its result (a panic in `f` goes on in the
-/// caller). LibTorch runs on OpenMP, and GNU OpenMP keeps one team of worker threads per thread
-/// that has run parallel work, for as long as that thread lives; when the live teams together
-/// hold more threads than the machine has cores, every team sleeps between parallel regions
-/// instead of spinning, which costs up to a third of the throughput on two cores. Networks built
-/// and passes run through this leave no team behind on the calling thread.
-pub fn on_fresh_thread<T: Send>(f: impl FnOnce() -> T + Send) -> T {
-    thread::scope(|scope| scope.spawn(f).join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
 }

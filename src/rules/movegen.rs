@@ -143,6 +143,7 @@ impl Position {
     /// onto that piece if it is an enemy, where `accept` lets them through. Returns the square that stopped the
     /// ride (a piece or a wall), or the last square reached.
     #[inline(always)]
+    #[expect(clippy::too_many_arguments, reason = "the hot path of every slider: a struct of arguments would be built per ride")]
     pub(super) fn ride(
         &self,
         out: &mut MoveList,

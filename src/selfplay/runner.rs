@@ -40,7 +40,7 @@ pub enum Evaluators<'a> {
     /// (`league_fraction`); without an opponent no game is a league game.
     League { learner: &'a Model, opponent: &'a Model },
     /// One worker with a network of its own, in lockstep batches: a seeded run repeats exactly.
-    Deterministic { network: Network, model_id: String },
+    Deterministic { network: Box<Network>, model_id: String },
 }
 
 /// What to play.
@@ -156,7 +156,7 @@ pub fn run(
     let (served, own) = match evaluators {
         Evaluators::Shared(model) => (Some((model, None)), None),
         Evaluators::League { learner, opponent } => (Some((learner, Some(opponent))), None),
-        Evaluators::Deterministic { network, model_id } => (None, Some((network, model_id))),
+        Evaluators::Deterministic { network, model_id } => (None, Some((*network, model_id))),
     };
     let league = matches!(served, Some((_, Some(_))));
     let shared = Shared { run, starts: &starts, league, stop, next_game: &next_game, counters };
