@@ -7,8 +7,10 @@
 //! - [`search`]: one search, driven one simulation at a time (PUCT or Gumbel root).
 //! - [`evaluator`]: the network (through the inference server) or uniform priors.
 //! - [`mate`]: the forced-mate search at the root (shogi).
+//! - [`bench`]: simulations per second with a uniform evaluator (`bench search`).
 //! - [`engine`]: a model served for many engines, and an engine that thinks within limits.
 
+pub mod bench;
 pub mod config;
 pub mod engine;
 pub mod evaluator;
