@@ -183,7 +183,8 @@ fn parse_root(name: &str) -> anyhow::Result<RootSelection> {
 
 fn bench_search(args: SearchBenchArgs) -> anyhow::Result<ExitCode> {
     let variants = parse_variants(&args.variants)?;
-    let config = SearchConfig { root: parse_root(&args.root)?, ..SearchConfig::default() };
+    // Self-play's search: the royal guard is for play (see selfplay::game).
+    let config = SearchConfig { root: parse_root(&args.root)?, royal_guard: false, ..SearchConfig::default() };
     anyhow::ensure!((1..=1_000_000).contains(&args.simulations), "--simulations must be between 1 and 1000000");
     anyhow::ensure!(args.seconds > 0.0 && args.seconds <= 600.0, "--seconds must be between 0 and 600");
     println!("{:?} root, {} simulations a search, uniform evaluator, one thread, {:.0} s each", config.root, args.simulations, args.seconds);
