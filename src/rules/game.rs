@@ -230,9 +230,8 @@ impl Game {
     /// tree, whose moves were legal when it grew, and settling only the position it reaches.
     ///
     /// Contract: the game is not over and `mv` is legal in the current position (one of
-    /// [`Game::legal_moves`] had the position been settled). Until [`Game::settle`],
-    /// [`Game::outcome`], [`Game::legal_moves`] and [`Game::can_declare`] are those of the last
-    /// settled position, and [`Game::play`] must not be called.
+    /// [`Game::legal_moves`] had the position been settled). Until [`Game::settle`] the outcome
+    /// and the legal moves are stale: read neither, and do not call [`Game::play`].
     pub fn play_unchecked(&mut self, mv: Move) {
         self.moves.push(mv);
         if mv == Move::Declare {
