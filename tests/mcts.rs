@@ -11,9 +11,9 @@ use rand_chacha::ChaCha8Rng;
 use shogi_zero::mcts::tree::{NodeState, ROOT};
 use shogi_zero::mcts::mate::find_mate;
 use shogi_zero::mcts::{Engine, Evaluator, Limits, RootSelection, Search, SearchConfig, UniformEvaluator};
-use shogi_zero::rules::{Color, Game, GameRules, Position, VariantId};
+use shogi_zero::rules::{Color, EndReason, Game, GameRules, Move, Position, VariantId};
 
-use common::{board, game, mv};
+use common::{board, game, mv, play_all};
 
 /// Black to move mates with G*5b (the pawn on 5c guards the gold); many other moves exist.
 const SHOGI_MATE_IN_ONE: &str = "4k4/9/4P4/9/9/9/9/9/4K4 b G 1";
@@ -351,4 +351,88 @@ fn engine_reuses_its_tree_and_stops_at_its_limits() {
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     let stopped = engine.think(&start, &Limits::simulations(1000), &stop, &mut |_| {}).unwrap();
     assert_eq!(stopped.simulations, 1);
+}
+
+/// Positions for the walk-down test: each variant's benchmark games (the start, and 30 and 60
+/// random plies in), and positions a ply or two before what only the history decides: a fourth
+/// occurrence by perpetual check and a plain one (shogi), a pass that would recreate an earlier
+/// position (dai), and the ply cap (shogi with a cap of 4 plies).
+fn walk_down_games() -> Vec<Game> {
+    let mut games: Vec<Game> = VariantId::ALL.into_iter().flat_map(shogi_zero::mcts::bench::bench_games).collect();
+    let shogi = VariantId::Shogi;
+    let mut perpetual = game(shogi, "8k/R8/6S1N/7G1/9/9/9/9/K8 b - 1");
+    play_all(&mut perpetual, "9b9a 1a1b 9a9b 1b1a 9b9a 1a1b 9a9b 1b1a 9b9a 1a1b");
+    let mut repetition = game(shogi, "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
+    play_all(&mut repetition, "2h1h 8b9b 1h2h 9b8b 2h1h 8b9b 1h2h 9b8b 2h1h 8b9b 1h2h");
+    let dai = VariantId::DaiShogi;
+    let mut recreation = game(dai, &board(dai, &[("2o", "K"), ("8h", "(Ln)"), ("14a", "k"), ("8b", "(ln)")], "b", "-"));
+    play_all(&mut recreation, "pass");
+    let capped = Game::new(Position::start(shogi), GameRules { ply_cap: 4, ..GameRules::default_for(shogi.variant()) });
+    games.extend([perpetual, repetition, recreation, capped]);
+    games
+}
+
+/// `root` with `moves` played by the checked [`Game::play`].
+fn played(root: &Game, moves: &[Move]) -> Game {
+    let mut game = root.clone();
+    for &m in moves {
+        game.play(m).unwrap_or_else(|e| panic!("{m:?} after {:?} from {}: {e}", game.moves(), root.position()));
+    }
+    game
+}
+
+/// The walk down plays the tree's moves unchecked and settles only the leaf. Every pending leaf
+/// is the root game with the same moves played checked (position, hash, history, legal moves),
+/// and every node of the finished tree agrees with checked play: an expanded node's children are
+/// its position's legal moves in order, a terminal node's game is over with the node's value.
+#[test]
+fn the_unchecked_walk_down_matches_checked_play() {
+    let mut endings = Vec::new();
+    for root_game in walk_down_games() {
+        let root_ply = root_game.ply();
+        for root in [RootSelection::Puct, RootSelection::Gumbel] {
+            let mut search = Search::new(root_game.clone(), SearchConfig { root, royal_guard: false, mate_search_plies: 0, ..SearchConfig::default() });
+            let mut rng = ChaCha8Rng::seed_from_u64(3);
+            search.start(150, true);
+            while search.select(&mut rng) {
+                let (leaf, moves) = search.leaf();
+                let checked = played(&root_game, &leaf.moves()[root_ply..]);
+                assert_eq!(leaf.position(), checked.position());
+                assert_eq!(leaf.position().hash(), checked.position().hash());
+                assert_eq!((leaf.moves(), leaf.repetitions(), leaf.outcome()), (checked.moves(), checked.repetitions(), None));
+                assert_eq!(moves, checked.legal_moves());
+                let evaluation = UniformEvaluator.evaluate(leaf, moves).unwrap();
+                search.expand(&evaluation);
+            }
+            let tree = search.tree();
+            let mut stack = vec![(ROOT, root_game.clone())];
+            while let Some((id, game)) = stack.pop() {
+                match tree.node(id).state {
+                    NodeState::New => {}
+                    NodeState::Expanded => {
+                        assert_eq!(game.outcome(), None);
+                        let children: Vec<Move> = tree.node(id).children().map(|c| tree.node(c).mv).collect();
+                        assert_eq!(children, game.legal_moves(), "after {:?}", game.moves());
+                        stack.extend(tree.node(id).children().map(|c| (c, played(&game, &[tree.node(c).mv]))));
+                    }
+                    NodeState::Terminal(value) => {
+                        let outcome = game.outcome().unwrap_or_else(|| panic!("terminal node, game on after {:?}", game.moves()));
+                        let mover = game.position().side_to_move().opponent();
+                        let expected = match outcome.winner {
+                            None => 0.0,
+                            Some(winner) if winner == mover => 1.0,
+                            Some(_) => -1.0,
+                        };
+                        assert_eq!(value, expected, "{outcome:?} after {:?}", game.moves());
+                        if !endings.contains(&outcome.reason) {
+                            endings.push(outcome.reason);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for ending in [EndReason::PerpetualCheck, EndReason::Repetition, EndReason::PlyCap] {
+        assert!(endings.contains(&ending), "{ending:?} among the terminal nodes: {endings:?}");
+    }
 }

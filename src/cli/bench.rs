@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use clap::{Args, Subcommand};
 
-use crate::mcts::RootSelection;
+use crate::mcts::bench::{bench_games, measure as measure_search};
+use crate::mcts::{RootSelection, SearchConfig};
 use crate::nn::bench::{forward_rate, server_rate, Workload};
 use crate::nn::device::on_fresh_thread;
 use crate::selfplay::bench::measure as measure_selfplay;
@@ -40,6 +41,8 @@ enum BenchWhat {
     Selfplay(SelfplayBenchArgs),
     /// Trainer samples per second next to training steps on a prepared batch.
     Train(TrainBenchArgs),
+    /// Search simulations per second on one thread with a uniform evaluator.
+    Search(SearchBenchArgs),
 }
 
 /// The benchmarked network's shape.
@@ -80,6 +83,23 @@ struct TrainBenchArgs {
     /// policy targets over every legal move.
     #[arg(long)]
     replay: Option<std::path::PathBuf>,
+}
+
+/// Settings of `bench search`.
+#[derive(Debug, Args)]
+struct SearchBenchArgs {
+    /// Variants, comma separated.
+    #[arg(long, default_value = "shogi,heian-dai-shogi,chu-shogi,dai-shogi,tenjiku-shogi", value_delimiter = ',')]
+    variants: Vec<String>,
+    /// Simulations of each search.
+    #[arg(long, default_value_t = 400)]
+    simulations: u32,
+    /// Root selection: puct or gumbel.
+    #[arg(long, default_value = "puct")]
+    root: String,
+    /// Seconds of each variant's measurement.
+    #[arg(long, default_value_t = 3.0)]
+    seconds: f64,
 }
 
 /// Settings of `bench selfplay`.
@@ -149,7 +169,42 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         BenchWhat::Nn(args) => bench_nn(args),
         BenchWhat::Selfplay(args) => bench_selfplay(args),
         BenchWhat::Train(args) => bench_train(args),
+        BenchWhat::Search(args) => bench_search(args),
     }
+}
+
+/// The root selection named by `--root`.
+fn parse_root(name: &str) -> anyhow::Result<RootSelection> {
+    match name {
+        "puct" => Ok(RootSelection::Puct),
+        "gumbel" => Ok(RootSelection::Gumbel),
+        other => anyhow::bail!("--root '{other}': expected puct or gumbel"),
+    }
+}
+
+fn bench_search(args: SearchBenchArgs) -> anyhow::Result<ExitCode> {
+    let variants = parse_variants(&args.variants)?;
+    // Self-play's search: the royal guard is for play (see selfplay::game).
+    let config = SearchConfig { root: parse_root(&args.root)?, royal_guard: false, ..SearchConfig::default() };
+    anyhow::ensure!((1..=1_000_000).contains(&args.simulations), "--simulations must be between 1 and 1000000");
+    anyhow::ensure!(args.seconds > 0.0 && args.seconds <= 600.0, "--seconds must be between 0 and 600");
+    println!("{:?} root, {} simulations a search, uniform evaluator, one thread, {:.0} s each", config.root, args.simulations, args.seconds);
+    println!("{:<18} {:>14} {:>14} {:>7} {:>11}", "variant", "simulations/s", "checked sims/s", "ratio", "mean depth");
+    for id in variants {
+        let rate = measure_search(&bench_games(id), config, args.simulations, Duration::from_secs_f64(args.seconds));
+        println!(
+            "{:<18} {:>14.0} {:>14.0} {:>6.1}x {:>11.1}",
+            id.name(),
+            rate.simulations_per_s,
+            rate.checked_per_s,
+            rate.simulations_per_s / rate.checked_per_s,
+            rate.mean_depth
+        );
+    }
+    println!("positions: the start, and 30 and 60 seeded random plies in; self-play's exploring search");
+    println!("checked: the same searches with each walk down to an evaluated leaf replayed with Game::play");
+    println!("(legal moves and outcome at every ply) in place of the unchecked moves and one settling");
+    Ok(ExitCode::SUCCESS)
 }
 
 fn bench_train(args: TrainBenchArgs) -> anyhow::Result<ExitCode> {
@@ -185,11 +240,7 @@ fn bench_train(args: TrainBenchArgs) -> anyhow::Result<ExitCode> {
 
 fn bench_selfplay(args: SelfplayBenchArgs) -> anyhow::Result<ExitCode> {
     let variants = parse_variants(&args.variants)?;
-    let root = match args.root.as_str() {
-        "puct" => RootSelection::Puct,
-        "gumbel" => RootSelection::Gumbel,
-        other => anyhow::bail!("--root '{other}': expected puct or gumbel"),
-    };
+    let root = parse_root(&args.root)?;
     let config = args.shape.config()?;
     anyhow::ensure!((1..=4096).contains(&args.batch), "--batch must be between 1 and 4096");
     anyhow::ensure!(args.seconds > 0.0 && args.seconds <= 600.0, "--seconds must be between 0 and 600");

@@ -4,11 +4,15 @@
 //!
 //! - [`config`]: the search parameters, field by field.
 //! - [`tree`]: nodes and children stored side by side in one vector.
-//! - [`search`]: one search, driven one simulation at a time (PUCT or Gumbel root).
+//! - [`search`]: one search, driven one simulation at a time: the walk down with unchecked
+//!   moves and the backup; its selection rules (PUCT, Gumbel root), root aids (winning capture,
+//!   mate search, royal guard) and results (move, policy target, values, lines) in submodules.
 //! - [`evaluator`]: the network (through the inference server) or uniform priors.
 //! - [`mate`]: the forced-mate search at the root (shogi).
+//! - [`bench`]: simulations per second with a uniform evaluator (`bench search`).
 //! - [`engine`]: a model served for many engines, and an engine that thinks within limits.
 
+pub mod bench;
 pub mod config;
 pub mod engine;
 pub mod evaluator;

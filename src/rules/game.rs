@@ -100,9 +100,7 @@ pub struct Game {
     moves: Vec<Move>,
     /// Hash of the position after each ply, the start position first.
     hashes: Vec<u64>,
-    /// For each move played, whether it left the opponent's king attacked.
-    checks: Vec<bool>,
-    /// The current position's legal board moves (history rules applied), generated once per ply.
+    /// The current position's legal board moves (history rules applied), generated when it is settled.
     legal: MoveList,
     outcome: Option<Outcome>,
 }
@@ -116,7 +114,6 @@ impl Game {
             hashes: vec![start.hash()],
             start,
             moves: Vec::new(),
-            checks: Vec::new(),
             legal: MoveList::new(),
             outcome: None,
         };
@@ -174,18 +171,22 @@ impl Game {
     }
 
     /// The position's legal moves less those the history forbids: in dai and tenjiku a move
-    /// may not recreate an earlier position unless the mover is in check.
+    /// may not recreate an earlier position unless the mover is in check (asked only when a
+    /// move would: there the check test costs a move generation).
     fn board_legal_moves(&self) -> MoveList {
         let pos = &self.position;
         let mut moves = pos.legal_moves();
-        if pos.variant().spec.repetition == RepetitionRule::NoRecreation && !pos.in_check(pos.side_to_move()) {
+        if pos.variant().spec.repetition == RepetitionRule::NoRecreation {
             let mut scratch = pos.clone();
-            moves.retain(|&mv| {
+            let mut recreates = |mv: Move| {
                 let undo = scratch.play_unchecked(mv);
-                let new = !self.hashes.contains(&scratch.hash());
+                let old = self.hashes.contains(&scratch.hash());
                 scratch.unmake(mv, undo);
-                new
-            });
+                old
+            };
+            if moves.iter().any(|&mv| recreates(mv)) && !pos.in_check(pos.side_to_move()) {
+                moves.retain(|&mv| !recreates(mv));
+            }
         }
         moves
     }
@@ -219,18 +220,38 @@ impl Game {
         if !legal {
             return Err(MoveError::Illegal { text: coord::write(self.position.variant(), mv) }.into());
         }
-        let mover = self.position.side_to_move();
+        self.play_unchecked(mv);
+        self.settle();
+        Ok(())
+    }
+
+    /// Plays `mv` without checking it, and without generating the next legal moves or deciding
+    /// whether the game has ended: that waits for [`Game::settle`]. For walking down a search
+    /// tree, whose moves were legal when it grew, and settling only the position it reaches.
+    ///
+    /// Contract: the game is not over and `mv` is legal in the current position (one of
+    /// [`Game::legal_moves`] had the position been settled). Until [`Game::settle`] the outcome
+    /// and the legal moves are stale: read neither, and do not call [`Game::play`].
+    pub fn play_unchecked(&mut self, mv: Move) {
         self.moves.push(mv);
         if mv == Move::Declare {
-            self.outcome = Some(Outcome { winner: Some(mover), reason: EndReason::Declaration });
-            return Ok(());
+            return;
         }
         self.position.play_unchecked(mv);
         self.hashes.push(self.position.hash());
-        self.checks.push(self.position.in_check(mover.opponent()));
+    }
+
+    /// Generates the current position's legal moves and decides whether the game has ended,
+    /// after one or more moves played with [`Game::play_unchecked`] ([`Game::play`] settles
+    /// after every move).
+    pub fn settle(&mut self) {
+        if self.moves.last() == Some(&Move::Declare) {
+            let winner = self.position.side_to_move();
+            self.outcome = Some(Outcome { winner: Some(winner), reason: EndReason::Declaration });
+            return;
+        }
         self.legal = self.board_legal_moves();
-        self.outcome = self.decide(mover);
-        Ok(())
+        self.outcome = self.decide(self.position.side_to_move().opponent());
     }
 
     /// The outcome after `mover` has moved, if the game has ended.
@@ -310,10 +331,11 @@ impl Game {
         // Move k (1-based) leads from hashes[k - 1] to hashes[k]; its mover alternates from the
         // start position's side to move.
         let start_side = self.start.side_to_move();
+        let checks = self.checks_from(first + 1);
         let checked_throughout = |color: Color| {
             (first + 1..=now)
                 .filter(|k| (if (k - 1) % 2 == 0 { start_side } else { start_side.opponent() }) == color)
-                .all(|k| self.checks[k - 1])
+                .all(|k| checks[k - first - 1])
         };
         let (black, white) = (checked_throughout(Color::Black), checked_throughout(Color::White));
         let outcome = match (black, white) {
@@ -322,6 +344,21 @@ impl Game {
             _ => Outcome { winner: None, reason: EndReason::Repetition },
         };
         Some(outcome)
+    }
+
+    /// Whether each move from move `first` (1-based) to the last left the opponent's royal
+    /// attacked, found by replaying the game from the start (needed only on a fourth occurrence).
+    fn checks_from(&self, first: usize) -> Vec<bool> {
+        let mut pos = self.start.clone();
+        let mut checks = Vec::with_capacity(self.moves.len() + 1 - first);
+        for (k, &mv) in (1..).zip(&self.moves) {
+            let mover = pos.side_to_move();
+            pos.play_unchecked(mv);
+            if k >= first {
+                checks.push(pos.in_check(mover.opponent()));
+            }
+        }
+        checks
     }
 
     /// Whether the side to move may declare a win now (shogi §8.4): king in the enemy camp, not

@@ -1,0 +1,247 @@
+//! One search: a tree over a game's future, grown one simulation at a time. The caller drives
+//! it (so that many searches can share a batching evaluator): [`Search::select`] walks down to
+//! a position that needs an evaluation, [`Search::expand`] takes the evaluation in and backs the
+//! value up. Positions where the game is over, or where the side to move takes the last royal
+//! piece at once, are scored by the rules on the way down, never by the evaluator. Values are
+//! win 1, draw 0, loss -1, with the draw probability tracked beside.
+//!
+//! The walk down plays the tree's moves unchecked ([`Game::play_unchecked`]): they were legal
+//! when their parent was expanded, and a node's line from the root never changes. Only the
+//! position it reaches is settled (legal moves generated, outcome decided).
+//!
+//! - [`selection`]: the rule that picks each simulation's child (PUCT, Gumbel root).
+//! - [`root`]: root aids (a winning capture, a forced mate, the royal guard).
+//! - [`results`]: the move to play, the policy target, values and lines for the caller.
+
+mod results;
+mod root;
+mod selection;
+
+use rand::Rng;
+
+use self::selection::Selection;
+use super::config::{RootSelection, SearchConfig};
+use super::tree::{NodeId, NodeState, Tree, ROOT};
+use crate::nn::Evaluation;
+use crate::rules::{Color, Game, Move, MoveList};
+
+/// A search over the future of one game.
+#[derive(Clone, Debug)]
+pub struct Search {
+    config: SearchConfig,
+    tree: Tree,
+    root_game: Game,
+    /// The game at the leaf waiting for an evaluation (valid while `pending`).
+    leaf: Game,
+    /// Its legal moves, in the order the evaluation's priors must follow.
+    leaf_moves: MoveList,
+    /// Nodes from the root to that leaf.
+    path: Vec<NodeId>,
+    pending: bool,
+    /// Simulations asked for and done since [`Search::start`].
+    budget: u32,
+    done: u32,
+    /// The rule that picks each simulation's child, with its state.
+    selection: Selection,
+    /// Whether the root's children have been prepared for this search (noise mixed in).
+    root_prepared: bool,
+    /// A root child whose move wins the game at once or mates by force (found when the root is
+    /// prepared); the search then stops and plays it.
+    winning: Option<NodeId>,
+    /// The line of the forced mate that `winning` starts, when the mate search found it.
+    mate_line: Vec<Move>,
+    /// Deepest leaf reached and the sum of leaf depths, for reports.
+    max_depth: usize,
+    depth_sum: u64,
+}
+
+impl Search {
+    /// A search of `game`'s current position with an empty tree.
+    pub fn new(game: Game, config: SearchConfig) -> Search {
+        Search {
+            config,
+            tree: Tree::new(),
+            leaf: game.clone(),
+            root_game: game,
+            leaf_moves: MoveList::new(),
+            path: Vec::new(),
+            pending: false,
+            budget: 0,
+            done: 0,
+            selection: Selection::new(&config),
+            root_prepared: false,
+            winning: None,
+            mate_line: Vec::new(),
+            max_depth: 0,
+            depth_sum: 0,
+        }
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    /// The game at the root.
+    pub fn game(&self) -> &Game {
+        &self.root_game
+    }
+
+    /// The tree.
+    pub fn tree(&self) -> &Tree {
+        &self.tree
+    }
+
+    /// Begins a search of `simulations` more simulations; `explore` adds the self-play noise.
+    pub fn start(&mut self, simulations: u32, explore: bool) {
+        self.budget = simulations;
+        self.done = 0;
+        self.selection.set_explore(explore);
+        self.root_prepared = false;
+        self.winning = None;
+        self.mate_line.clear();
+        self.max_depth = 0;
+        self.depth_sum = 0;
+    }
+
+    /// Simulations done since [`Search::start`].
+    pub fn simulations(&self) -> u32 {
+        self.done
+    }
+
+    /// Whether the simulations asked for are done (or the game is over, or a move wins at once).
+    pub fn is_done(&self) -> bool {
+        self.done >= self.budget || self.root_game.outcome().is_some() || self.winning.is_some()
+    }
+
+    /// Walks down the tree to a position the evaluator must evaluate ([`Search::leaf`]) and
+    /// returns true; false once the simulations are done. Leaves where the game is over are
+    /// backed up on the way, each counting as a simulation.
+    pub fn select(&mut self, rng: &mut impl Rng) -> bool {
+        assert!(!self.pending, "select called twice without expand");
+        loop {
+            // The root is prepared once it is expanded, before the budget is checked: a winning
+            // capture found there ends even a one-simulation search.
+            if self.tree.node(ROOT).state == NodeState::Expanded && !self.root_prepared {
+                self.prepare_root(rng);
+            }
+            if self.is_done() {
+                return false;
+            }
+            self.leaf.clone_from(&self.root_game);
+            self.path.clear();
+            self.path.push(ROOT);
+            let mut id = ROOT;
+            loop {
+                match self.tree.node(id).state {
+                    NodeState::Expanded => {
+                        id = self.selection.child(&self.tree, &self.config, id);
+                        self.leaf.play_unchecked(self.tree.node(id).mv);
+                        self.path.push(id);
+                    }
+                    NodeState::Terminal(value) => {
+                        self.finish_simulation(value, if value == 0.0 { 1.0 } else { 0.0 });
+                        break;
+                    }
+                    NodeState::New => match self.settled_leaf().outcome() {
+                        Some(outcome) => {
+                            let mover = self.leaf.position().side_to_move().opponent();
+                            let value = match outcome.winner {
+                                None => 0.0,
+                                Some(winner) if winner == mover => 1.0,
+                                Some(_) => -1.0,
+                            };
+                            self.tree.node_mut(id).state = NodeState::Terminal(value);
+                        }
+                        None if id != ROOT && self.leaf_royal_hangs() => {
+                            self.tree.node_mut(id).state = NodeState::Terminal(-1.0);
+                        }
+                        None => {
+                            self.leaf_moves = self.leaf.legal_moves();
+                            self.pending = true;
+                            return true;
+                        }
+                    },
+                }
+            }
+        }
+    }
+
+    /// The leaf game settled after the walk down (the root game is settled already).
+    fn settled_leaf(&mut self) -> &Game {
+        if self.path.len() > 1 {
+            self.leaf.settle();
+        }
+        &self.leaf
+    }
+
+    /// The game at the leaf that [`Search::select`] found, and its legal moves.
+    pub fn leaf(&self) -> (&Game, &[Move]) {
+        (&self.leaf, &self.leaf_moves)
+    }
+
+    /// Whether the move into the leaf left its maker's only royal piece where the side to move
+    /// takes it at once (variants where check does not matter; with
+    /// [`SearchConfig::royal_capture_leaves`]): the side to move wins, so the leaf is scored as
+    /// lost for the maker by the rules rather than by the evaluator.
+    fn leaf_royal_hangs(&self) -> bool {
+        let position = self.leaf.position();
+        self.config.royal_capture_leaves && position.only_royal_en_prise(position.side_to_move().opponent())
+    }
+
+    /// Takes in the evaluation of the pending leaf: priors in the order of
+    /// the moves of [`Search::leaf`], WDL for its side to move.
+    pub fn expand(&mut self, evaluation: &Evaluation) {
+        assert!(self.pending, "expand called without a pending leaf");
+        assert_eq!(evaluation.priors.len(), self.leaf_moves.len(), "one prior per legal move");
+        self.pending = false;
+        let id = *self.path.last().expect("the path starts at the root");
+        let [win, draw, loss] = evaluation.wdl;
+        self.tree.node_mut(id).raw_value = win - loss;
+        self.tree.expand(id, self.leaf_moves.iter().copied().zip(evaluation.priors.iter().copied()));
+        self.finish_simulation(loss - win, draw);
+    }
+
+    /// Backs up `value` (for the player who made the leaf's move) and `draw` along the path.
+    fn finish_simulation(&mut self, value: f32, draw: f32) {
+        let mut value = value;
+        for &id in self.path.iter().rev() {
+            let node = self.tree.node_mut(id);
+            node.visits += 1;
+            node.value_sum += value;
+            node.draw_sum += draw;
+            value = -value;
+        }
+        self.done += 1;
+        let depth = self.path.len() - 1;
+        self.max_depth = self.max_depth.max(depth);
+        self.depth_sum += depth as u64;
+    }
+
+    /// The deepest leaf and the mean leaf depth of this search's simulations.
+    pub fn depth(&self) -> (usize, f32) {
+        (self.max_depth, if self.done == 0 { 0.0 } else { self.depth_sum as f32 / self.done as f32 })
+    }
+
+    /// The side to move at the root.
+    pub fn side_to_move(&self) -> Color {
+        self.root_game.position().side_to_move()
+    }
+
+    /// Plays `mv` at the root and keeps the subtree under it (PUCT), or starts afresh (Gumbel:
+    /// sequential halving plans its visits from an empty root). `mv` must be legal.
+    pub fn advance(&mut self, mv: Move) -> Result<(), crate::rules::game::PlayError> {
+        assert!(!self.pending, "advance during a simulation");
+        self.root_game.play(mv)?;
+        let child = self.tree.child(ROOT, mv);
+        self.tree = match (self.config.root, child) {
+            (RootSelection::Puct, Some(child)) if self.tree.node(child).state == NodeState::Expanded => self.tree.subtree(child),
+            _ => Tree::new(),
+        };
+        self.root_prepared = false;
+        self.winning = None;
+        self.mate_line.clear();
+        self.selection.root_moved();
+        Ok(())
+    }
+}

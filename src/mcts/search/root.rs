@@ -1,0 +1,90 @@
+//! Root aids: what the rules decide at the root before any simulation relies on the
+//! evaluator. A capture that wins at once, a forced mate (shogi, [`mate::find_mate`]), and the
+//! royal guard, which rules out moves that leave the only royal piece to be taken.
+
+use rand::Rng;
+
+use super::Search;
+use crate::mcts::mate;
+use crate::mcts::tree::{NodeId, NodeState, ROOT};
+use crate::rules::variant::Legality;
+use crate::rules::Move;
+
+impl Search {
+    /// Prepares the expanded root for this search: looks for a winning move (which ends the
+    /// search), applies the royal guard, then lets the selection rule prepare its root.
+    pub(super) fn prepare_root(&mut self, rng: &mut impl Rng) {
+        self.root_prepared = true;
+        self.winning = self.winning_capture().or_else(|| self.mating_move());
+        if self.winning.is_some() {
+            return;
+        }
+        if self.config.royal_guard {
+            self.rule_out_hanging_royal();
+        }
+        self.selection.prepare_root(&mut self.tree, &self.config, self.budget, rng);
+    }
+
+    /// A root child whose move captures and ends the game with the mover's win (taking the
+    /// last royal, baring the king): a win no search budget should miss. Only captures and
+    /// fire demon moves (which burn) are tried, which keeps the check cheap; a checkmate by a
+    /// quiet move is left to the search.
+    fn winning_capture(&self) -> Option<NodeId> {
+        let position = self.root_game.position();
+        let mover = position.side_to_move();
+        let enemy_at = |sq| position.piece_at(sq).is_some_and(|p| p.color != mover);
+        self.tree.node(ROOT).children().find(|&id| {
+            let mv = self.tree.node(id).mv;
+            let captures = match mv {
+                Move::Normal { from, to, .. } => enemy_at(to) || position.is_burner_at(from),
+                Move::TwoLeg { from, mid, to, .. } => enemy_at(mid) || enemy_at(to) || position.is_burner_at(from),
+                Move::Drop { .. } | Move::Pass | Move::Declare => false,
+            };
+            if !captures {
+                return false;
+            }
+            let mut game = self.root_game.clone();
+            game.play(mv).is_ok() && game.outcome().is_some_and(|o| o.winner == Some(mover))
+        })
+    }
+
+    /// The root child that starts a forced mate ([`mate::find_mate`]), unless playing it would
+    /// end the game otherwise (a fourth repetition by perpetual check); the mate's line is kept
+    /// for the principal variation.
+    fn mating_move(&mut self) -> Option<NodeId> {
+        let line = mate::find_mate(self.root_game.position(), self.config.mate_search_plies)?;
+        let mut game = self.root_game.clone();
+        game.play(line[0]).ok()?;
+        if game.outcome().is_some_and(|o| o.winner != Some(self.side_to_move())) {
+            return None;
+        }
+        let child = self.tree.child(ROOT, line[0]);
+        self.mate_line = line;
+        child
+    }
+
+    /// Marks lost, with no prior, the root children whose move leaves the mover's only royal
+    /// piece where the opponent can take it at once (legal in the variants where check does not
+    /// matter), unless every move does.
+    fn rule_out_hanging_royal(&mut self) {
+        let position = self.root_game.position();
+        if position.variant().spec.legality != Legality::RoyalCapture {
+            return;
+        }
+        let mover = position.side_to_move();
+        let hanging: Vec<NodeId> = self
+            .tree
+            .node(ROOT)
+            .children()
+            .filter(|&id| position.after_unchecked(self.tree.node(id).mv).only_royal_en_prise(mover))
+            .collect();
+        if hanging.len() == self.tree.node(ROOT).child_count as usize {
+            return;
+        }
+        for id in hanging {
+            let node = self.tree.node_mut(id);
+            node.prior = 0.0;
+            node.state = NodeState::Terminal(-1.0);
+        }
+    }
+}
