@@ -12,9 +12,7 @@ fn bench_movegen(c: &mut Criterion) {
         let pos = b.position();
         let depth = b.depth - 1;
         group.throughput(Throughput::Elements(make_and_generate(&pos, depth)));
-        group.bench_function(format!("{} depth {depth}", b.name), |bencher| {
-            bencher.iter(|| make_and_generate(&pos, depth))
-        });
+        group.bench_function(format!("{} depth {depth}", b.name), |bencher| bencher.iter(|| make_and_generate(&pos, depth)));
     }
     group.finish();
 }

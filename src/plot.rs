@@ -99,9 +99,9 @@ impl LineChart {
         let name = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
         // The encoder picks the format from the extension, so the temporary name ends in .png.
         let temp = path.with_file_name(format!(".{name}.{}.tmp.png", std::process::id()));
-        let drawn = self.draw(&temp, family).and_then(|()| {
-            std::fs::rename(&temp, path).map_err(|source| PlotError::Io { path: path.to_path_buf(), source })
-        });
+        let drawn = self
+            .draw(&temp, family)
+            .and_then(|()| std::fs::rename(&temp, path).map_err(|source| PlotError::Io { path: path.to_path_buf(), source }));
         if drawn.is_err() {
             let _ = std::fs::remove_file(&temp);
         }
@@ -143,12 +143,9 @@ impl LineChart {
             let points: Vec<(f64, f64)> = series.points.iter().copied().filter(|(x, y)| x.is_finite() && y.is_finite()).collect();
             let line = chart.draw_series(LineSeries::new(points.clone(), color.stroke_width(2))).map_err(|e| failed(&e))?;
             if family.is_some() {
-                line.label(series.name.as_str())
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
+                line.label(series.name.as_str()).legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
             }
-            chart
-                .draw_series(points.into_iter().map(|p| Circle::new(p, 3, color.filled())))
-                .map_err(|e| failed(&e))?;
+            chart.draw_series(points.into_iter().map(|p| Circle::new(p, 3, color.filled()))).map_err(|e| failed(&e))?;
         }
         if let (Some(family), false) = (family, self.series.is_empty()) {
             chart

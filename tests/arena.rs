@@ -12,7 +12,6 @@ use std::time::{Duration, Instant};
 use common::Scratch;
 use shogi_zero::arena::alphabeta::{AlphaBetaPlayer, Material};
 use shogi_zero::arena::ladder::{checkpoints, finite_elo};
-use shogi_zero::openings::{parse_openings, random_opening, Opening, OpeningError};
 use shogi_zero::arena::player::{EngineProtocol, EngineSpec};
 use shogi_zero::arena::records::MatchGame;
 use shogi_zero::arena::stats::{elo_from_score, erf, los, score_from_elo, SprtDecision};
@@ -20,6 +19,7 @@ use shogi_zero::arena::{
     factory, gate, run_ladder, run_match, ArenaError, Budget, EloEstimate, GateConfig, LadderConfig, MatchConfig, Openings, Player,
     PlayerError, PlayerFactory, PlayerSpec, SearchAids, SpecError, Sprt, Wdl,
 };
+use shogi_zero::openings::{parse_openings, random_opening, Opening, OpeningError};
 use shogi_zero::rules::notation::sfen;
 use shogi_zero::rules::{Color, Game, GameRules, Piece, PieceType, Position, VariantId};
 
@@ -126,7 +126,18 @@ fn sprt_by_hand_and_reference() {
 
 #[test]
 fn sprt_settings_are_checked() {
-    for bad in ["", "0,10", "0,10,0.05", "a,10,0.05,0.05", "0,10,0.05,0.05,1", "10,0,0.05,0.05", "0,0,0.05,0.05", "0,10,0,0.05", "0,10,0.05,1", "0,10,0.6,0.5"] {
+    for bad in [
+        "",
+        "0,10",
+        "0,10,0.05",
+        "a,10,0.05,0.05",
+        "0,10,0.05,0.05,1",
+        "10,0,0.05,0.05",
+        "0,0,0.05,0.05",
+        "0,10,0,0.05",
+        "0,10,0.05,1",
+        "0,10,0.6,0.5",
+    ] {
         assert!(bad.parse::<Sprt>().is_err(), "'{bad}' accepted");
     }
     assert_eq!("-5, 5, 0.1, 0.2".parse::<Sprt>().unwrap(), Sprt { elo0: -5.0, elo1: 5.0, alpha: 0.1, beta: 0.2 });
@@ -149,11 +160,23 @@ fn player_specs_parse_and_print() {
     let xboard: PlayerSpec = "xboard:hachu?variant=chu&memory=16&depth=3".parse().unwrap();
     let PlayerSpec::Xboard(EngineSpec { variant, memory_mb, depth, .. }) = &xboard else { panic!("{xboard:?}") };
     assert_eq!((variant.as_deref(), *memory_mb, *depth), (Some("chu"), 16, Some(3)));
-    assert_eq!("models/shogi/run/step-10.json".parse::<PlayerSpec>().unwrap(), PlayerSpec::Checkpoint { path: PathBuf::from("models/shogi/run/step-10.json"), aids: SearchAids::default() });
+    assert_eq!(
+        "models/shogi/run/step-10.json".parse::<PlayerSpec>().unwrap(),
+        PlayerSpec::Checkpoint { path: PathBuf::from("models/shogi/run/step-10.json"), aids: SearchAids::default() }
+    );
     let unguarded: PlayerSpec = "models/chu-shogi/default?royal_guard=off".parse().unwrap();
-    assert_eq!(unguarded, PlayerSpec::Checkpoint { path: PathBuf::from("models/chu-shogi/default"), aids: SearchAids { royal_guard: false, royal_capture_leaves: false } });
+    assert_eq!(
+        unguarded,
+        PlayerSpec::Checkpoint {
+            path: PathBuf::from("models/chu-shogi/default"),
+            aids: SearchAids { royal_guard: false, royal_capture_leaves: false }
+        }
+    );
     let leaves: PlayerSpec = "run/a?royal_capture_leaves=on&royal_guard=off".parse().unwrap();
-    assert_eq!(leaves, PlayerSpec::Checkpoint { path: PathBuf::from("run/a"), aids: SearchAids { royal_guard: false, royal_capture_leaves: true } });
+    assert_eq!(
+        leaves,
+        PlayerSpec::Checkpoint { path: PathBuf::from("run/a"), aids: SearchAids { royal_guard: false, royal_capture_leaves: true } }
+    );
     // Printing and reading back gives the same spec.
     for spec in [PlayerSpec::Random, PlayerSpec::AlphaBeta { depth: 2 }, usi, xboard, unguarded, leaves] {
         assert_eq!(spec.to_string().parse::<PlayerSpec>().unwrap(), spec);
@@ -170,7 +193,20 @@ fn bad_player_specs_are_refused() {
     }
     assert!(matches!(err("usi:"), SpecError::MissingCommand(_)));
     assert!(matches!(err("xboard:  ?movetime=5"), SpecError::MissingCommand(_)));
-    for bad in ["usi:e?movetime", "usi:e?movetime=0", "usi:e?movetime=x", "usi:e?bogus=1", "usi:e?variant=chu", "xboard:e?nodes=5", "usi:e?option.=1", "run/a?royal_guard=no", "run/a?sims=5", "run/a?royal_guard", "run/a?royal_capture_leaves=1", "run/a?royal_guard=off&x=on"] {
+    for bad in [
+        "usi:e?movetime",
+        "usi:e?movetime=0",
+        "usi:e?movetime=x",
+        "usi:e?bogus=1",
+        "usi:e?variant=chu",
+        "xboard:e?nodes=5",
+        "usi:e?option.=1",
+        "run/a?royal_guard=no",
+        "run/a?sims=5",
+        "run/a?royal_guard",
+        "run/a?royal_capture_leaves=1",
+        "run/a?royal_guard=off&x=on",
+    ] {
         assert!(matches!(err(bad), SpecError::BadParam { .. }), "{bad}");
     }
     let message = err("alphabeta:x").to_string();
@@ -254,7 +290,8 @@ fn alphabeta_mates_and_captures() {
     assert_eq!(choose(1, SHOGI, "k8/9/9/9/4r4/9/9/4R4/K8 b - 1"), "5h5e");
     // In chu the White lion next to the Black king captures it (in one of several ways).
     let chu = "11k/12/12/12/12/12/12/12/12/12/1(ln)10/K11 w - 1";
-    let mut game = Game::new(sfen::parse(VariantId::ChuShogi.variant(), chu).unwrap(), GameRules::default_for(VariantId::ChuShogi.variant()));
+    let mut game =
+        Game::new(sfen::parse(VariantId::ChuShogi.variant(), chu).unwrap(), GameRules::default_for(VariantId::ChuShogi.variant()));
     game.play_text(&choose(1, VariantId::ChuShogi, chu)).unwrap();
     assert_eq!(game.outcome().map(|o| (o.winner, o.reason)), Some((Some(Color::White), shogi_zero::rules::EndReason::RoyalCaptured)));
 }
@@ -385,12 +422,9 @@ fn openings_files_are_read_and_checked() {
     let list = Openings { lines: openings.clone(), random_plies: 0 };
     assert_eq!(list.for_pair(SHOGI, rules, 0, 3), openings[3]);
     assert_eq!(list.for_pair(SHOGI, rules, 0, 4), openings[0]);
-    for (bad, line, words) in [
-        ("7g7f\n7g7f 7g7f\n", 2, "move 2"),
-        ("startpos 7g7f\n", 1, "moves"),
-        ("# c\nsfen lnsg b - 1\n", 2, "SFEN"),
-        ("xyz\n", 1, "move 1"),
-    ] {
+    for (bad, line, words) in
+        [("7g7f\n7g7f 7g7f\n", 2, "move 2"), ("startpos 7g7f\n", 1, "moves"), ("# c\nsfen lnsg b - 1\n", 2, "SFEN"), ("xyz\n", 1, "move 1")]
+    {
         match parse_openings(SHOGI, bad, rules) {
             Err(OpeningError::Line { line: l, message }) => assert!(l == line && message.contains(words), "{bad:?}: {l} {message}"),
             other => panic!("{bad:?}: {other:?}"),
@@ -674,8 +708,21 @@ fn arena_command_plays_and_reports() {
     let scratch = Scratch::new("arena-cli");
     let out = scratch.0.join("m");
     let output = shogi_zero(&[
-        "arena", "--variant", "shogi", "--player", "alphabeta:1", "--player", "random", "--games", "2", "--ply-cap", "100",
-        "--seed", "4", "--out", out.to_str().unwrap(),
+        "arena",
+        "--variant",
+        "shogi",
+        "--player",
+        "alphabeta:1",
+        "--player",
+        "random",
+        "--games",
+        "2",
+        "--ply-cap",
+        "100",
+        "--seed",
+        "4",
+        "--out",
+        out.to_str().unwrap(),
     ]);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));

@@ -71,7 +71,10 @@ fn odd_data_still_draws() {
         LineChart::new("one point", "x", "y").series("a", vec![(5.0, 5.0)]),
         LineChart::new("flat", "x", "y").series("a", vec![(1.0, 2.0), (3.0, 2.0)]),
         LineChart::new("no finite point", "x", "y").series("a", vec![(f64::NAN, 1.0), (2.0, f64::NEG_INFINITY)]),
-        LineChart::new("many series", "x", "y").series("a", vec![(0.0, 1.0)]).series("b", vec![]).series("c", vec![(-1.0, -1.0), (1.0, 1.0)]),
+        LineChart::new("many series", "x", "y")
+            .series("a", vec![(0.0, 1.0)])
+            .series("b", vec![])
+            .series("c", vec![(-1.0, -1.0), (1.0, 1.0)]),
     ];
     for (i, chart) in cases.into_iter().enumerate() {
         let path = scratch.0.join(format!("{i}.png"));

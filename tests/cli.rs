@@ -9,10 +9,7 @@ use shogi_zero::rules::perft::perft;
 use shogi_zero::rules::{Game, GameRules, Position, VariantId};
 
 fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shogi-zero"))
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run shogi-zero {args:?}: {e}"))
+    Command::new(env!("CARGO_BIN_EXE_shogi-zero")).args(args).output().unwrap_or_else(|e| panic!("cannot run shogi-zero {args:?}: {e}"))
 }
 
 fn stdout(out: &Output) -> String {
@@ -119,9 +116,7 @@ fn show_prints_board_side_hands_and_moves() {
     assert!(out.contains("Black in hand: -") && out.contains("White in hand: -"), "{out}");
     assert!(out.contains("Legal moves (30)"), "{out}");
     // Each move in coordinate and Hodges notation.
-    let row = |coord: &str, hodges: &str| {
-        lines.iter().any(|l| l.split_whitespace().collect::<Vec<_>>() == [coord, hodges])
-    };
+    let row = |coord: &str, hodges: &str| lines.iter().any(|l| l.split_whitespace().collect::<Vec<_>>() == [coord, hodges]);
     assert!(row("7g7f", "P-7f"), "{out}");
     assert!(row("6i5h", "G6i-5h"), "{out}");
     assert!(row("2h1h", "R-1h"), "{out}");
@@ -162,7 +157,10 @@ fn unknown_variant() {
 fn malformed_sfen() {
     fails(&["perft", "--variant", "shogi", "--sfen", "9/9/9 b - 1", "--depth", "1"], &["--sfen", "3 rank"]);
     fails(&["show", "--variant", "shogi", "--sfen", "4k4/9/9/9/9/9/9/9/4K4 x - 1"], &["'x'"]);
-    fails(&["show", "--variant", "heian-dai-shogi", "--sfen", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"], &["rank"]);
+    fails(
+        &["show", "--variant", "heian-dai-shogi", "--sfen", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"],
+        &["rank"],
+    );
 }
 
 #[test]

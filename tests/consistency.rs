@@ -147,11 +147,8 @@ fn random_games(id: VariantId, seed: u64) -> Seen {
             assert!(!legal.is_empty(), "{label} ply {ply}: no legal move but the game goes on: {pos}");
             let board_moves: Vec<Move> = game_moves.iter().copied().filter(|&m| m != Move::Declare).collect();
             assert_eq!(board_moves, legal, "{label} ply {ply}: the game and the position disagree on the moves");
-            let captures: Vec<Move> = legal
-                .iter()
-                .copied()
-                .filter(|m| matches!(m, Move::Normal { to, .. } if pos.piece_at(*to).is_some()))
-                .collect();
+            let captures: Vec<Move> =
+                legal.iter().copied().filter(|m| matches!(m, Move::Normal { to, .. } if pos.piece_at(*to).is_some())).collect();
             let m = if game_index % 2 == 1 && !captures.is_empty() && rng.below(4) != 0 {
                 captures[rng.below(captures.len())]
             } else {

@@ -42,10 +42,7 @@ fn squares(names: &[&str]) -> BTreeSet<String> {
 #[test]
 fn promotion_on_entering_the_zone() {
     let p = with_kings(&[("5d", "S")], "b");
-    assert_eq!(
-        moves_from(&p, "5d"),
-        set(&["5d5c", "5d5c+", "5d4c", "5d4c+", "5d6c", "5d6c+", "5d4e", "5d6e"])
-    );
+    assert_eq!(moves_from(&p, "5d"), set(&["5d5c", "5d5c+", "5d4c", "5d4c+", "5d6c", "5d6c+", "5d4e", "5d6e"]));
 }
 
 /// §5: a move inside the zone, or leaving it, has no promoting version, capture or not. Silver on

@@ -31,19 +31,40 @@ fn seeds() -> Vec<(VariantId, String)> {
         }
     }
     // Chu: a counter-strike square in the third field.
-    let cs = pos(CHU, &board(CHU, &[("1l", "K"), ("12a", "k"), ("7h", "G"), ("3g", "(Ln)"), ("7g", "+(kr)"), ("2f", "s"), ("3f", "+(dh)")], "b"));
+    let cs = pos(
+        CHU,
+        &board(CHU, &[("1l", "K"), ("12a", "k"), ("7h", "G"), ("3g", "(Ln)"), ("7g", "+(kr)"), ("2f", "s"), ("3f", "+(dh)")], "b"),
+    );
     out.push((CHU, sfen::write(&after(&cs, "7h7g"))));
     // Tenjiku: burning step out and back, a lion next to an enemy demon, a tetrarch, generals.
     out.push((
         TENJIKU,
         board(
             TENJIKU,
-            &[("1p", "K"), ("16a", "k"), ("8h", "(FD)"), ("9g", "p"), ("12l", "(Ln)"), ("13k", "(fd)"), ("3m", "(HF)"), ("5e", "+(CS)"), ("5c", "(gg)"), ("10c", "(VG)")],
+            &[
+                ("1p", "K"),
+                ("16a", "k"),
+                ("8h", "(FD)"),
+                ("9g", "p"),
+                ("12l", "(Ln)"),
+                ("13k", "(fd)"),
+                ("3m", "(HF)"),
+                ("5e", "+(CS)"),
+                ("5c", "(gg)"),
+                ("10c", "(VG)"),
+            ],
             "b",
         ),
     ));
     // Dai: pieces about to promote compulsorily.
-    out.push((DAI, board(DAI, &[("2o", "K"), ("14a", "k"), ("8b", "P"), ("8d", "N"), ("10b", "I"), ("12b", "(SG)"), ("5c", "(ln)"), ("6f", "(Ln)")], "b")));
+    out.push((
+        DAI,
+        board(
+            DAI,
+            &[("2o", "K"), ("14a", "k"), ("8b", "P"), ("8d", "N"), ("10b", "I"), ("12b", "(SG)"), ("5c", "(ln)"), ("6f", "(Ln)")],
+            "b",
+        ),
+    ));
     out
 }
 
@@ -79,7 +100,6 @@ fn check_position_text(text: &str) {
 fn text_of(p: &Position, m: Move) -> String {
     coord::write(p.variant(), m)
 }
-
 
 fn config() -> ProptestConfig {
     ProptestConfig { cases: 256, failure_persistence: None, rng_seed: RngSeed::Fixed(0x1A2_6E5), ..ProptestConfig::default() }

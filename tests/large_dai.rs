@@ -58,7 +58,12 @@ fn check_both_colours(extra: &[(&str, &str)], from: &str, expected: &BTreeSet<St
 /// 9h, 10h, 7h, 6h, 8i. Unobstructed: 8g, 8f, 8i, 8j, 9h, 10h, 7h, 6h.
 #[test]
 fn violent_ox() {
-    check_both_colours(&[("8h", "(VO)"), ("8g", "P"), ("10h", "p"), ("8i", "g")], "8h", &set(&["8h9h", "8h10h", "8h7h", "8h6h", "8h8i"]), "blocked ox");
+    check_both_colours(
+        &[("8h", "(VO)"), ("8g", "P"), ("10h", "p"), ("8i", "g")],
+        "8h",
+        &set(&["8h9h", "8h10h", "8h7h", "8h6h", "8h8i"]),
+        "blocked ox",
+    );
     check_both_colours(&[("8h", "(VO)")], "8h", &set(&["8h8g", "8h8f", "8h8i", "8h8j", "8h9h", "8h10h", "8h7h", "8h6h"]), "free ox");
 }
 
@@ -67,8 +72,18 @@ fn violent_ox() {
 /// way): 7g, 6f, 9i, 10j. The pawn on 9g is not jumped (no 10f).
 #[test]
 fn flying_dragon() {
-    check_both_colours(&[("8h", "(FD)"), ("9g", "P"), ("6f", "p"), ("7i", "P")], "8h", &set(&["8h7g", "8h6f", "8h9i", "8h10j"]), "blocked dragon");
-    check_both_colours(&[("8h", "(FD)"), ("7g", "p")], "8h", &set(&["8h7g", "8h9g", "8h10f", "8h9i", "8h10j", "8h7i", "8h6j"]), "dragon capturing on 7g");
+    check_both_colours(
+        &[("8h", "(FD)"), ("9g", "P"), ("6f", "p"), ("7i", "P")],
+        "8h",
+        &set(&["8h7g", "8h6f", "8h9i", "8h10j"]),
+        "blocked dragon",
+    );
+    check_both_colours(
+        &[("8h", "(FD)"), ("7g", "p")],
+        "8h",
+        &set(&["8h7g", "8h9g", "8h10f", "8h9i", "8h10j", "8h7i", "8h6j"]),
+        "dragon capturing on 7g",
+    );
 }
 
 /// §3 step pieces on 8h (with a White pawn on 7g to show captures are steps too):

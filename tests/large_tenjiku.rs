@@ -205,10 +205,7 @@ fn great_general_jumps_a_vice_general() {
 /// and 12i, 13h, 14g (range-jumps, up-left).
 #[test]
 fn vice_general_jumps_a_rook_general_not_a_great_general() {
-    let p = tenjiku(
-        &[("8m", "(VG)"), ("9l", "P"), ("12i", "(rg)"), ("13h", "g"), ("14g", "(gg)"), ("15f", "p"), ("6l", "+(de)")],
-        "b",
-    );
+    let p = tenjiku(&[("8m", "(VG)"), ("9l", "P"), ("12i", "(rg)"), ("13h", "g"), ("14g", "(gg)"), ("15f", "p"), ("6l", "+(de)")], "b");
     let moves = moves_from(&p, "8m");
     let far_up_left: BTreeSet<String> = moves
         .iter()

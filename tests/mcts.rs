@@ -8,8 +8,8 @@ use std::sync::atomic::AtomicBool;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use shogi_zero::mcts::tree::{NodeState, ROOT};
 use shogi_zero::mcts::mate::find_mate;
+use shogi_zero::mcts::tree::{NodeState, ROOT};
 use shogi_zero::mcts::{Engine, Evaluator, Limits, RootSelection, Search, SearchConfig, UniformEvaluator};
 use shogi_zero::rules::{Color, EndReason, Game, GameRules, Move, Position, VariantId};
 
@@ -292,12 +292,8 @@ fn tree_reuse_keeps_the_subtree_of_the_move_played() {
     let (played, visits, _) = searched[1];
     assert!(visits > 2);
     let child = search.tree().child(ROOT, played).unwrap();
-    let grandchildren: Vec<_> = search
-        .tree()
-        .node(child)
-        .children()
-        .map(|c| (search.tree().node(c).mv, search.tree().node(c).visits))
-        .collect();
+    let grandchildren: Vec<_> =
+        search.tree().node(child).children().map(|c| (search.tree().node(c).mv, search.tree().node(c).visits)).collect();
     search.advance(played).unwrap();
     assert_eq!(search.game().moves(), &[played]);
     assert!(!grandchildren.is_empty());
@@ -391,7 +387,8 @@ fn the_unchecked_walk_down_matches_checked_play() {
     for root_game in walk_down_games() {
         let root_ply = root_game.ply();
         for root in [RootSelection::Puct, RootSelection::Gumbel] {
-            let mut search = Search::new(root_game.clone(), SearchConfig { root, royal_guard: false, mate_search_plies: 0, ..SearchConfig::default() });
+            let mut search =
+                Search::new(root_game.clone(), SearchConfig { root, royal_guard: false, mate_search_plies: 0, ..SearchConfig::default() });
             let mut rng = ChaCha8Rng::seed_from_u64(3);
             search.start(150, true);
             while search.select(&mut rng) {

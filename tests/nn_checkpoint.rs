@@ -8,8 +8,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use nn_support::{encode_batch, sample_games, tiny_config, Scratch};
-use shogi_zero::nn::checkpoint::{self, LATEST};
 use shogi_zero::mcts::{Evaluator, Model};
+use shogi_zero::nn::checkpoint::{self, LATEST};
 use shogi_zero::nn::encoding::ENCODING_VERSION;
 use shogi_zero::nn::{CheckpointError, DeviceChoice, InferenceConfig, IoLayout, Network, NetworkConfig, Precision};
 use shogi_zero::rules::VariantId;
@@ -144,7 +144,12 @@ fn a_checkpoint_of_an_earlier_encoding_version_is_read_with_that_version() {
     assert_eq!(loaded.encoder().version(), 1);
     assert_eq!(loaded.encoder().plane_count(), old_layout.input_planes);
     // Served, it is fed the version-1 planes of a position and answers for its moves.
-    let model = Model::load(&dir, Some(chu), &InferenceConfig { device: DeviceChoice::Cpu, precision: Precision::F32, batch_size: 8, max_wait_us: 100 }).unwrap();
+    let model = Model::load(
+        &dir,
+        Some(chu),
+        &InferenceConfig { device: DeviceChoice::Cpu, precision: Precision::F32, batch_size: 8, max_wait_us: 100 },
+    )
+    .unwrap();
     let game = sample_games(chu, 1, 6).remove(0);
     let moves = game.legal_moves();
     let evaluation = model.evaluator().evaluate(&game, &moves).unwrap();

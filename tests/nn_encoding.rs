@@ -10,8 +10,8 @@ use std::collections::BTreeSet;
 use nn_support::{game_from, new_game, sample_games};
 use shogi_zero::nn::encoding::{ENCODING_VERSION, REPETITION_PLANES};
 use shogi_zero::nn::{Encoder, InputPlane, Side};
-use shogi_zero::rules::GameContext;
 use shogi_zero::rules::variant::Legality;
+use shogi_zero::rules::GameContext;
 use shogi_zero::rules::{Color, Game, Piece, PieceType, Position, Square, VariantId};
 
 const START: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
@@ -70,11 +70,8 @@ fn decode(encoder: &Encoder, planes: &[f32], mover: Color) -> Contents {
 fn contents(pos: &Position) -> Contents {
     let v = pos.variant();
     let pieces = pos.pieces().map(|(sq, p): (Square, Piece)| (sq, p.color, p.ptype, p.promoted)).collect();
-    let mut hands: Vec<_> = Color::ALL
-        .into_iter()
-        .flat_map(|c| v.hand_types.iter().map(move |&t| (c, t, pos.hand(c, t))))
-        .filter(|&(_, _, n)| n > 0)
-        .collect();
+    let mut hands: Vec<_> =
+        Color::ALL.into_iter().flat_map(|c| v.hand_types.iter().map(move |&t| (c, t, pos.hand(c, t)))).filter(|&(_, _, n)| n > 0).collect();
     hands.sort();
     (pieces, hands)
 }

@@ -75,10 +75,7 @@ fn bfloat16_inference_stays_close_to_float32() {
         let wdl_error = a.wdl.iter().zip(&b.wdl).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max);
         assert!(prior_error < 0.05 && wdl_error < 0.05, "bf16 differs by {prior_error} (priors), {wdl_error} (WDL)");
     }
-    assert_eq!(
-        net.set_precision(Precision::F16),
-        Err(DeviceError::Unsupported { precision: Precision::F16, device: DeviceChoice::Cpu })
-    );
+    assert_eq!(net.set_precision(Precision::F16), Err(DeviceError::Unsupported { precision: Precision::F16, device: DeviceChoice::Cpu }));
 }
 
 #[test]

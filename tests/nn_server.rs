@@ -58,7 +58,11 @@ fn concurrent_clients_get_what_a_direct_forward_pass_gives() {
                         }
                         for _ in &mine {
                             let (tag, e) = client.receive().unwrap();
-                            assert!(same(&e, &expected[tag as usize]), "{id} round {round} position {tag}: {e:?} != {:?}", expected[tag as usize]);
+                            assert!(
+                                same(&e, &expected[tag as usize]),
+                                "{id} round {round} position {tag}: {e:?} != {:?}",
+                                expected[tag as usize]
+                            );
                         }
                         assert_eq!(client.outstanding(), 0);
                     }
@@ -121,7 +125,8 @@ fn receive_any_answers_each_client_from_its_own_server() {
     let answers = [direct(&first, &batch), direct(&second, &batch)];
     assert!(!same(&answers[0][0], &answers[1][0]), "the two networks differ");
     let len = first.input_len();
-    let servers = [InferenceServer::start(first, 4, Duration::from_micros(100)), InferenceServer::start(second, 4, Duration::from_micros(100))];
+    let servers =
+        [InferenceServer::start(first, 4, Duration::from_micros(100)), InferenceServer::start(second, 4, Duration::from_micros(100))];
     let mut clients = vec![servers[0].client(), servers[1].client()];
     assert_eq!(ServerClient::receive_any(&mut clients).err(), Some(ServerError::NothingOutstanding));
     // Positions 0..3 go to the first server, 3..6 to the second; tags name the position.

@@ -447,7 +447,6 @@ fn check_sfen_round_trip(id: VariantId, text: &str) {
     }
 }
 
-
 /// Positions to read moves in: the seeds plus a position with drops and promotions available.
 fn move_positions() -> Vec<Position> {
     let mut out: Vec<Position> = SEEDS.iter().map(|&(id, t)| pos(id, t)).collect();

@@ -281,8 +281,8 @@ fn tables_are_identical_to_the_shared_copies() {
         let name = path.file_name().expect("file name");
         let ours = std::fs::read(&path).expect("readable table");
         let theirs_path = shared.join(name);
-        let theirs = std::fs::read(&theirs_path)
-            .unwrap_or_else(|e| panic!("{} has no shared copy {}: {e}", path.display(), theirs_path.display()));
+        let theirs =
+            std::fs::read(&theirs_path).unwrap_or_else(|e| panic!("{} has no shared copy {}: {e}", path.display(), theirs_path.display()));
         assert!(ours == theirs, "{} differs from {}", path.display(), theirs_path.display());
         compared += 1;
     }

@@ -28,7 +28,11 @@ fn kings_and(extra: &[(Square, Piece)]) -> Vec<(Square, Piece)> {
     pieces
 }
 
-fn from_parts(pieces: &[(Square, Piece)], hands: [[u32; MAX_HAND_TYPES]; 2], counter_strike: Option<Square>) -> Result<Position, InvalidPosition> {
+fn from_parts(
+    pieces: &[(Square, Piece)],
+    hands: [[u32; MAX_HAND_TYPES]; 2],
+    counter_strike: Option<Square>,
+) -> Result<Position, InvalidPosition> {
     Position::from_parts(SHOGI.variant(), pieces, Color::Black, hands, counter_strike, 1)
 }
 

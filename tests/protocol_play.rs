@@ -94,11 +94,8 @@ fn a_short_game_in_a_pseudo_terminal() {
     }
     let dir = temp_dir("play-pty");
     let (input, expected) = short_game(&dir);
-    let command = format!(
-        "'{}' play --variant shogi --sfen '{MATE_IN_ONE}' --model '{}' --sims 30",
-        env!("CARGO_BIN_EXE_shogi-zero"),
-        model()
-    );
+    let command =
+        format!("'{}' play --variant shogi --sfen '{MATE_IN_ONE}' --model '{}' --sims 30", env!("CARGO_BIN_EXE_shogi-zero"), model());
     let out = run_script(&command, &input);
     let text = String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n");
     assert!(out.status.success(), "{text}");
@@ -122,10 +119,7 @@ fn run_script(command: &str, input: &str) -> Output {
 fn white_with_kanji_and_the_end_of_input() {
     let _serial = serial();
     let model = model();
-    let out = run(
-        &["play", "--variant", "shogi", "--model", &model, "--side", "white", "--kanji", "--sims", "10"],
-        "board\n",
-    );
+    let out = run(&["play", "--variant", "shogi", "--model", &model, "--side", "white", "--kanji", "--sims", "10"], "board\n");
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(out.status.success(), "{text}");
     assert!(text.contains("you play White (moving second)"), "{text}");

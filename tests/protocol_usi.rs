@@ -69,8 +69,7 @@ fn handshake_lists_the_options_and_loads_the_model() {
     engine.send("usi");
     let lines = engine.read_until(LONG, |l| l == "usiok");
     assert!(lines[0].starts_with("id name shogi-zero "), "{lines:?}");
-    for option in ["USI_Hash type spin", "USI_Ponder type check", "Threads type spin", "Device type string default cpu"]
-    {
+    for option in ["USI_Hash type spin", "USI_Ponder type check", "Threads type spin", "Device type string default cpu"] {
         assert!(lines.iter().any(|l| l.starts_with(&format!("option name {option}"))), "{option}: {lines:?}");
     }
     assert!(lines.contains(&format!("option name ModelPath type filename default {model}")), "{lines:?}");
@@ -109,11 +108,9 @@ fn time_limits_are_kept() {
     let mut engine = ready_engine();
     engine.send("setoption name MoveOverhead value 200");
     engine.send("position startpos");
-    for (go, limit) in [
-        ("go btime 0 wtime 0 byoyomi 600", 600),
-        ("go movetime 400", 400),
-        ("go btime 2000 wtime 2000 binc 100 winc 100", 2000),
-    ] {
+    for (go, limit) in
+        [("go btime 0 wtime 0 byoyomi 600", 600), ("go movetime 400", 400), ("go btime 2000 wtime 2000 binc 100 winc 100", 2000)]
+    {
         let started = Instant::now();
         engine.send(go);
         check_bestmove(&engine.expect("bestmove", LONG), &game(None, ""));
@@ -321,11 +318,7 @@ fn cshogi_plays_whole_games_against_the_engine() {
     };
     let dir = temp_dir("cshogi");
     let wrapper = dir.join("engine.sh");
-    std::fs::write(
-        &wrapper,
-        format!("#!/bin/sh\nexec '{}' usi --model '{}' \"$@\"\n", env!("CARGO_BIN_EXE_shogi-zero"), model()),
-    )
-    .unwrap();
+    std::fs::write(&wrapper, format!("#!/bin/sh\nexec '{}' usi --model '{}' \"$@\"\n", env!("CARGO_BIN_EXE_shogi-zero"), model())).unwrap();
     std::fs::set_permissions(&wrapper, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/usi_cshogi_check.py");
     let out = Command::new(python).arg(script).arg(&wrapper).output().unwrap();

@@ -22,17 +22,8 @@ fn start(extra: &[&str]) -> Process {
     engine.send("protover 2");
     engine.expect("feature done=0", LONG);
     let features = engine.expect("feature ", LONG);
-    for part in [
-        "ping=1",
-        "setboard=1",
-        "usermove=1",
-        "san=0",
-        "sigint=0",
-        "sigterm=0",
-        "myname=\"shogi-zero ",
-        "variants=\"chu",
-        "done=1",
-    ] {
+    for part in ["ping=1", "setboard=1", "usermove=1", "san=0", "sigint=0", "sigterm=0", "myname=\"shogi-zero ", "variants=\"chu", "done=1"]
+    {
         assert!(features.contains(part), "{part}: {features}");
     }
     engine
@@ -287,8 +278,7 @@ fn random_command_lines_never_crash_the_engine() {
 
 /// Every line the engine may write: features, moves, answers, errors, results, thinking output.
 fn is_protocol_line(line: &str) -> bool {
-    let known =
-        ["feature ", "move ", "pong ", "Illegal move", "Error (", "tellusererror ", "resign", "1-0 ", "0-1 ", "1/2-1/2 "];
+    let known = ["feature ", "move ", "pong ", "Illegal move", "Error (", "tellusererror ", "resign", "1-0 ", "0-1 ", "1/2-1/2 "];
     known.iter().any(|prefix| line.starts_with(prefix)) || is_thinking_line(line)
 }
 
@@ -301,10 +291,7 @@ fn is_thinking_line(line: &str) -> bool {
 #[test]
 fn command_line_errors() {
     let _serial = serial();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_shogi-zero"))
-        .args(["xboard", "--variant", "shogi"])
-        .output()
-        .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_shogi-zero")).args(["xboard", "--variant", "shogi"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("shogi-zero usi"));
     let mut engine = Process::start(&["xboard", "--variant", "dai", "--model", "/nonexistent/model"], None);

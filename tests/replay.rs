@@ -9,14 +9,14 @@ use std::process::{Command, Output};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use shogi_zero::rules::GameContext;
 use shogi_zero::replay::format::Header;
 use shogi_zero::replay::{
-    list_files, read_file, write_games, ReplayEnding, GameError, ReplayGame, GameResult, MoveRecord, ReplayError, ReplayWindow, Side,
+    list_files, read_file, write_games, GameError, GameResult, MoveRecord, ReplayEnding, ReplayError, ReplayGame, ReplayWindow, Side,
     TrainingSample, WindowConfig, WindowError,
 };
 use shogi_zero::rules::notation::coord::{self, MoveError};
 use shogi_zero::rules::notation::sfen;
+use shogi_zero::rules::GameContext;
 use shogi_zero::rules::{EndReason, Game, GameRules, Move, Position, VariantId};
 
 const SHOGI: VariantId = VariantId::Shogi;
@@ -400,7 +400,8 @@ fn results_that_contradict_the_rules_are_refused() {
 
     let error = refused_game(d, &games, 1, |g| g.result.reason = ReplayEnding::Rules(EndReason::Checkmate));
     assert!(matches!(error, GameError::NotOver { plies, .. } if plies == resigned_plies), "{error}");
-    let error = refused_game(d, &games, 1, |g| g.result.winner = g.result.winner.map(|w| if w == Side::Black { Side::White } else { Side::Black }));
+    let error =
+        refused_game(d, &games, 1, |g| g.result.winner = g.result.winner.map(|w| if w == Side::Black { Side::White } else { Side::Black }));
     assert!(matches!(error, GameError::ResignationWinner { .. }), "{error}");
     let error = refused_game(d, &games, 1, |g| g.result.winner = None);
     assert!(matches!(error, GameError::ResignationWinner { .. }), "{error}");
@@ -459,11 +460,8 @@ fn check_sample(dir: &Path, sample: &TrainingSample) {
     let game = game_at(record, file.variant, file.header.rules(), ply);
     assert_eq!(&sample.position, game.position(), "{:?} ply {ply}", sample.source);
     assert_eq!(sample.context, GameContext::of(&game));
-    let expected: Vec<(Move, f32)> = record.moves[ply]
-        .policy
-        .iter()
-        .map(|(text, w)| (coord::parse(game.position(), text).unwrap(), *w))
-        .collect();
+    let expected: Vec<(Move, f32)> =
+        record.moves[ply].policy.iter().map(|(text, w)| (coord::parse(game.position(), text).unwrap(), *w)).collect();
     assert!(!expected.is_empty(), "only full-search plies are samples");
     assert_eq!(sample.policy, expected);
     assert_eq!(sample.moves_left, (record.moves.len() - ply) as f32);
@@ -534,7 +532,9 @@ fn the_window_keeps_the_newest_positions() {
     let all: Vec<(String, usize, usize)> = batches
         .iter()
         .zip(&names)
-        .flat_map(|(batch, name)| batch.iter().enumerate().map(move |(i, g)| (name.clone(), i + 1, training_positions(std::slice::from_ref(g)))))
+        .flat_map(|(batch, name)| {
+            batch.iter().enumerate().map(move |(i, g)| (name.clone(), i + 1, training_positions(std::slice::from_ref(g))))
+        })
         .collect();
     let mut kept = 0;
     let mut expected_games = Vec::new();

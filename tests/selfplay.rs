@@ -118,8 +118,7 @@ fn the_same_seed_gives_the_same_games_in_deterministic_mode() {
         let scratch = Scratch::new(&format!("selfplay-deterministic-{attempt}"));
         let run = selfplay_run(SHOGI, &scratch.0, 4, RootSelection::Puct, 40);
         let evaluators = Evaluators::Deterministic { network: Box::new(tiny_network(SHOGI)), model_id: "tiny@0".to_string() };
-        runner::run(evaluators, &run, &AtomicBool::new(false), &ProgressBar::hidden(), &Counters::default(), &mut |_| {})
-            .unwrap();
+        runner::run(evaluators, &run, &AtomicBool::new(false), &ProgressBar::hidden(), &Counters::default(), &mut |_| {}).unwrap();
         let records: Vec<_> = replay_files(&scratch.0).iter().flat_map(|p| replay::read_file(p).unwrap().games).collect();
         runs.push(records);
     }
@@ -138,8 +137,8 @@ fn league_games_give_one_side_to_the_opponent_and_record_only_the_learners_targe
     let mut run = selfplay_run(SHOGI, &scratch.0, 8, RootSelection::Gumbel, 30);
     run.selfplay = SelfplayConfig { league_fraction: 1.0, full_search_fraction: 1.0, ..run.selfplay };
     let evaluators = Evaluators::League { learner: &learner, opponent: &opponent };
-    let summary = runner::run(evaluators, &run, &AtomicBool::new(false), &ProgressBar::hidden(), &Counters::default(), &mut |_| {})
-        .unwrap();
+    let summary =
+        runner::run(evaluators, &run, &AtomicBool::new(false), &ProgressBar::hidden(), &Counters::default(), &mut |_| {}).unwrap();
     assert_eq!(summary.games, 8);
     let mut opponent_colours = Vec::new();
     for path in replay_files(&scratch.0) {

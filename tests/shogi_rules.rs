@@ -78,10 +78,7 @@ fn dropped_piece_is_unpromoted_and_promotes_later() {
     let silver = g.position().piece_at(sq(SHOGI, "2c")).unwrap();
     assert!(!silver.promoted);
     // 2c -> 2b, 1b, 3b stay in the zone, 1d and 3d leave it: all may promote (§5).
-    assert_eq!(
-        moves_from(g.position(), "2c"),
-        set(&["2c2b", "2c2b+", "2c1b", "2c1b+", "2c3b", "2c3b+", "2c1d", "2c1d+", "2c3d", "2c3d+"])
-    );
+    assert_eq!(moves_from(g.position(), "2c"), set(&["2c2b", "2c2b+", "2c1b", "2c1b+", "2c3b", "2c3b+", "2c1d", "2c1d+", "2c3d", "2c3d+"]));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -206,17 +203,11 @@ fn forced_promotion_white() {
 fn optional_promotion_entering_inside_and_leaving_the_zone() {
     // Silver on 5d (outside): 5c, 4c, 6c enter the zone (both versions); 4e, 6e stay out.
     let p = pos(SHOGI, "k8/9/9/4S4/9/9/9/9/4K4 b - 1");
-    assert_eq!(
-        moves_from(&p, "5d"),
-        set(&["5d5c", "5d5c+", "5d4c", "5d4c+", "5d6c", "5d6c+", "5d4e", "5d6e"])
-    );
+    assert_eq!(moves_from(&p, "5d"), set(&["5d5c", "5d5c+", "5d4c", "5d4c+", "5d6c", "5d6c+", "5d4e", "5d6e"]));
     // Silver on 5b (inside): every move starts in the zone, so every move may promote: 5a, 4a,
     // the capture of the White gold on 6a, and the retreats to 4c and 6c.
     let p = pos(SHOGI, "k2g5/4S4/9/9/9/9/9/9/4K4 b - 1");
-    assert_eq!(
-        moves_from(&p, "5b"),
-        set(&["5b5a", "5b5a+", "5b4a", "5b4a+", "5b6a", "5b6a+", "5b4c", "5b4c+", "5b6c", "5b6c+"])
-    );
+    assert_eq!(moves_from(&p, "5b"), set(&["5b5a", "5b5a+", "5b4a", "5b4a+", "5b6a", "5b6a+", "5b4c", "5b4c+", "5b6c", "5b6c+"]));
     // Silver on 5c leaving the zone backwards to 4d and 6d may promote (the move starts inside).
     let p = pos(SHOGI, "k8/9/4S4/9/9/9/9/9/4K4 b - 1");
     let moves = moves_from(&p, "5c");
@@ -279,10 +270,7 @@ fn pinned_pieces_stay_on_the_line() {
     let p = pos(SHOGI, "k8/9/9/9/8b/9/9/5G3/4K4 b - 1");
     assert_eq!(moves_from(&p, "4h"), set(&["4h3g"]));
     let p = pos(SHOGI, "k3l4/9/9/9/9/4R4/9/9/4K4 b - 1");
-    assert_eq!(
-        moves_from(&p, "5f"),
-        set(&["5f5e", "5f5d", "5f5c", "5f5c+", "5f5b", "5f5b+", "5f5a", "5f5a+", "5f5g", "5f5h"])
-    );
+    assert_eq!(moves_from(&p, "5f"), set(&["5f5e", "5f5d", "5f5c", "5f5c+", "5f5b", "5f5b+", "5f5a", "5f5a+", "5f5g", "5f5h"]));
 }
 
 /// §6: the king may not move onto an attacked square. King 5i; White rook 4a covers file 4 (4h,

@@ -9,14 +9,14 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use shogi_zero::config::RunConfig;
-use shogi_zero::rules::GameContext;
 use shogi_zero::nn::{checkpoint, Encoder, Network, NetworkConfig, PolicyMap};
 use shogi_zero::replay::{self, TrainingSample};
+use shogi_zero::rules::GameContext;
 use shogi_zero::rules::{Game, GameRules, Position, VariantId};
 use shogi_zero::train::batch::BatchBuilder;
 use shogi_zero::train::optimizer::Optimizer;
-use shogi_zero::train::{state_path, TrainerState};
 use shogi_zero::train::trainer::optimizer_path;
+use shogi_zero::train::{state_path, TrainerState};
 use shogi_zero::train::{OptimizerKind, TrainConfig, Trainer};
 use tch::Device;
 
@@ -112,7 +112,14 @@ fn losses_fall_on_a_batch_the_network_can_fit() {
 
 #[test]
 fn the_schedule_warms_up_then_anneals_by_steps_or_by_time_whichever_ends_first() {
-    let config = TrainConfig { learning_rate: 0.1, warmup_steps: 10, final_lr_fraction: 0.1, total_steps: 110, max_minutes: 0.0, ..TrainConfig::default() };
+    let config = TrainConfig {
+        learning_rate: 0.1,
+        warmup_steps: 10,
+        final_lr_fraction: 0.1,
+        total_steps: 110,
+        max_minutes: 0.0,
+        ..TrainConfig::default()
+    };
     let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
     assert!(close(config.learning_rate_at(0, 0.0), 0.01));
     assert!(close(config.learning_rate_at(9, 0.0), 0.1));

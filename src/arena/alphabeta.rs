@@ -194,9 +194,7 @@ impl AlphaBetaPlayer {
         };
         match mv {
             Move::Normal { from, to, promote } => victim(to) + gain(from, promote),
-            Move::TwoLeg { from, mid, to, promote } => {
-                victim(mid) + if to == from { 0 } else { victim(to) } + gain(from, promote)
-            }
+            Move::TwoLeg { from, mid, to, promote } => victim(mid) + if to == from { 0 } else { victim(to) } + gain(from, promote),
             _ => 0,
         }
     }

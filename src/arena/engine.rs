@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 
-use super::player::{Budget, EngineSpec, Player, PlayerError, PlayerFactory, EngineProtocol, DEFAULT_ENGINE_MOVETIME};
+use super::player::{Budget, EngineProtocol, EngineSpec, Player, PlayerError, PlayerFactory, DEFAULT_ENGINE_MOVETIME};
 use super::{usi_client, xboard_client};
 use crate::rules::VariantId;
 
@@ -202,7 +202,9 @@ impl PlayerFactory for EngineFactory {
         let process = Process::spawn(&self.spec.program_name(), &self.program, &self.spec.command[1..])?;
         Ok(match self.spec.protocol {
             EngineProtocol::Usi => Box::new(usi_client::UsiPlayer::start(self.name.clone(), self.spec.clone(), process, self.variant)?),
-            EngineProtocol::Xboard => Box::new(xboard_client::XboardPlayer::start(self.name.clone(), self.spec.clone(), process, self.variant)?),
+            EngineProtocol::Xboard => {
+                Box::new(xboard_client::XboardPlayer::start(self.name.clone(), self.spec.clone(), process, self.variant)?)
+            }
         })
     }
 }

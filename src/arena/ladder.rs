@@ -20,8 +20,8 @@ use super::player::{Budget, FactoryResult, PlayerFactory, PlayerSpec, SearchAids
 use super::runner::{run_match, MatchConfig, MatchReport};
 use super::stats::{elo_from_score, EloEstimate, Wdl};
 use super::ArenaError;
-use crate::files::write_atomic;
 use crate::config::InvalidField;
+use crate::files::write_atomic;
 use crate::plot::LineChart;
 
 /// The checkpoints of a run folder: `(step, path)` of every `step-<N>.json`, by step.
@@ -79,10 +79,7 @@ pub fn finite_elo(wdl: Wdl) -> f64 {
 
 /// Plays the ladder of `config.run`. `make` turns a spec into a player factory (normally
 /// [`super::player::factory`]; tests give others).
-pub fn run_ladder(
-    config: &LadderConfig,
-    make: &dyn Fn(&PlayerSpec) -> FactoryResult,
-) -> Result<Vec<LadderRow>, ArenaError> {
+pub fn run_ladder(config: &LadderConfig, make: &dyn Fn(&PlayerSpec) -> FactoryResult) -> Result<Vec<LadderRow>, ArenaError> {
     if config.anchor.is_none() && !config.predecessor {
         return Err(ArenaError::NoLadderOpponent);
     }

@@ -20,8 +20,8 @@ pub mod xboard_client;
 
 use std::path::PathBuf;
 
-pub use ladder::{gate, run_ladder, GateConfig, GateDecision, LadderConfig, LadderRow};
 pub use crate::openings::{Opening, Openings};
+pub use ladder::{gate, run_ladder, GateConfig, GateDecision, LadderConfig, LadderRow};
 pub use player::{factory, Budget, Player, PlayerError, PlayerFactory, PlayerSpec, SearchAids, SpecError};
 pub use runner::{run_match, MatchConfig, MatchReport};
 pub use stats::{EloEstimate, Sprt, Wdl};

@@ -17,12 +17,8 @@ pub const DEFAULT_SIMULATIONS: u32 = 64;
 
 /// Inference settings of arena models: the CPU, batches as large as a match's concurrent games
 /// usually make them.
-const ARENA_INFERENCE: InferenceConfig = InferenceConfig {
-    device: crate::nn::DeviceChoice::Cpu,
-    precision: crate::nn::Precision::F32,
-    batch_size: 32,
-    max_wait_us: 500,
-};
+const ARENA_INFERENCE: InferenceConfig =
+    InferenceConfig { device: crate::nn::DeviceChoice::Cpu, precision: crate::nn::Precision::F32, batch_size: 32, max_wait_us: 500 };
 
 /// Makes [`NetworkPlayer`]s of one checkpoint.
 pub struct NetworkFactory {

@@ -111,9 +111,7 @@ pub trait PlayerFactory: Send + Sync {
 /// Why a player spec could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SpecError {
-    #[error(
-        "unknown player '{0}' (expected random, alphabeta:<depth>, usi:<command>, xboard:<command> or a checkpoint path)"
-    )]
+    #[error("unknown player '{0}' (expected random, alphabeta:<depth>, usi:<command>, xboard:<command> or a checkpoint path)")]
     Unknown(String),
     #[error("'{0}' is not a search depth for alphabeta (use a whole number from 1 to {max})", max = MAX_ALPHABETA_DEPTH)]
     BadDepth(String),
@@ -225,12 +223,17 @@ impl EngineSpec {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerSpec {
     Random,
-    AlphaBeta { depth: u32 },
+    AlphaBeta {
+        depth: u32,
+    },
     Usi(EngineSpec),
     Xboard(EngineSpec),
     /// A checkpoint: a `step-N.json` metadata file or a run folder, searched with the default
     /// settings but for the royal-safety aids its spec sets.
-    Checkpoint { path: PathBuf, aids: SearchAids },
+    Checkpoint {
+        path: PathBuf,
+        aids: SearchAids,
+    },
 }
 
 /// The royal-safety aids of a checkpoint player's search.
@@ -277,7 +280,8 @@ impl FromStr for PlayerSpec {
         if path_text.contains('/') || path_text.ends_with(".json") || (!path_text.is_empty() && path.exists()) {
             let mut aids = SearchAids::default();
             for param in params.into_iter().flat_map(|p| p.split('&')) {
-                let bad = |reason: &str| SpecError::BadParam { spec: text.to_string(), param: param.to_string(), reason: reason.to_string() };
+                let bad =
+                    |reason: &str| SpecError::BadParam { spec: text.to_string(), param: param.to_string(), reason: reason.to_string() };
                 let (key, value) = param.split_once('=').unwrap_or((param, ""));
                 let aid = match key {
                     "royal_guard" => &mut aids.royal_guard,
@@ -349,9 +353,7 @@ pub fn factory(spec: &PlayerSpec, variant: VariantId) -> FactoryResult {
     Ok(match spec {
         PlayerSpec::Random => Arc::new(super::random::RandomFactory::new(name)),
         PlayerSpec::AlphaBeta { depth } => Arc::new(super::alphabeta::AlphaBetaFactory::new(name, variant, *depth)),
-        PlayerSpec::Usi(engine) | PlayerSpec::Xboard(engine) => {
-            Arc::new(super::engine::EngineFactory::new(name, engine.clone(), variant)?)
-        }
+        PlayerSpec::Usi(engine) | PlayerSpec::Xboard(engine) => Arc::new(super::engine::EngineFactory::new(name, engine.clone(), variant)?),
         PlayerSpec::Checkpoint { path, aids } => {
             let search = crate::mcts::SearchConfig {
                 royal_guard: aids.royal_guard,

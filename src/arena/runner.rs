@@ -15,11 +15,11 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::openings::Openings;
 use super::player::{Budget, Player, PlayerError, PlayerFactory};
-use super::records::{self, MatchEnding, FailureKind, MatchGame, MatchSummary, PlayerSummary, SprtReport};
+use super::records::{self, FailureKind, MatchEnding, MatchGame, MatchSummary, PlayerSummary, SprtReport};
 use super::stats::{EloEstimate, Sprt, SprtDecision, Wdl};
 use super::ArenaError;
+use crate::openings::Openings;
 use crate::rules::notation::coord;
 use crate::rules::{Color, Game, GameRules, VariantId};
 use crate::splitmix;
@@ -124,8 +124,7 @@ pub fn run_match(config: &MatchConfig, players: [Arc<dyn PlayerFactory>; 2]) -> 
     }
     let progress = if config.progress { ProgressBar::new(total as u64) } else { ProgressBar::hidden() };
     progress.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed_precise} < {eta}]")
-            .expect("the template is valid"),
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed_precise} < {eta}]").expect("the template is valid"),
     );
     let collector = Collector {
         config,
@@ -198,7 +197,8 @@ impl Collector<'_> {
         };
         if let (Some(dir), Some(csa)) = (&self.config.out, &finished.csa) {
             let path = records::csa_path(dir, finished.record.game);
-            let written = path.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|()| crate::files::write_atomic(&path, csa.as_bytes()));
+            let written =
+                path.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|()| crate::files::write_atomic(&path, csa.as_bytes()));
             if let Err(error) = written {
                 self.fail(ArenaError::Io { path, error });
             }
@@ -358,7 +358,11 @@ pub fn play_game(game: &mut Game, mut players: [&mut dyn Player; 2], budget: Bud
                 Ok(mv) => {
                     if game.play(mv).is_err() {
                         let text = coord::write(game.position().variant(), mv);
-                        break MatchEnding::Failure { loser: side, kind: FailureKind::IllegalMove, error: format!("illegal move '{text}'") };
+                        break MatchEnding::Failure {
+                            loser: side,
+                            kind: FailureKind::IllegalMove,
+                            error: format!("illegal move '{text}'"),
+                        };
                     }
                 }
                 Err(e) => break fail(side, e)?,

@@ -42,9 +42,8 @@ impl UsiPlayer {
     /// `isready` → `readyok`.
     fn ready(&mut self) -> Result<(), PlayerError> {
         self.process.send("isready", "answer 'isready'")?;
-        self.process.read_until(Instant::now(), self.spec.timeout, "answer 'isready' with 'readyok'", |line| {
-            Ok((line == "readyok").then_some(()))
-        })
+        self.process
+            .read_until(Instant::now(), self.spec.timeout, "answer 'isready' with 'readyok'", |line| Ok((line == "readyok").then_some(())))
     }
 
     /// The `position` command for the game so far.

@@ -54,8 +54,29 @@ fn parse_features(line: &str) -> Vec<(String, String)> {
 
 /// Features this player makes use of or tolerates; any other is rejected.
 const ACCEPTED_FEATURES: &[&str] = &[
-    "done", "ping", "usermove", "myname", "variants", "memory", "option", "setboard", "colors", "sigint", "sigterm",
-    "debug", "reuse", "analyze", "time", "draw", "name", "smp", "highlight", "playother", "ics", "pause", "nps",
+    "done",
+    "ping",
+    "usermove",
+    "myname",
+    "variants",
+    "memory",
+    "option",
+    "setboard",
+    "colors",
+    "sigint",
+    "sigterm",
+    "debug",
+    "reuse",
+    "analyze",
+    "time",
+    "draw",
+    "name",
+    "smp",
+    "highlight",
+    "playother",
+    "ics",
+    "pause",
+    "nps",
 ];
 
 /// What the engine said about itself.
@@ -230,13 +251,8 @@ mod tests {
     #[test]
     fn features_split_into_pairs_with_quoted_values() {
         let pairs = parse_features(r#"setboard=1 variants="chu,dai,tenjiku" myname="HaChu 0.21" option="Resign -check 0" done=1"#);
-        let expected = [
-            ("setboard", "1"),
-            ("variants", "chu,dai,tenjiku"),
-            ("myname", "HaChu 0.21"),
-            ("option", "Resign -check 0"),
-            ("done", "1"),
-        ];
+        let expected =
+            [("setboard", "1"), ("variants", "chu,dai,tenjiku"), ("myname", "HaChu 0.21"), ("option", "Resign -check 0"), ("done", "1")];
         assert_eq!(pairs, expected.map(|(n, v)| (n.to_string(), v.to_string())));
         // An unterminated quote takes the rest of the line.
         assert_eq!(parse_features(r#"myname="Broken engine"#), [("myname".to_string(), "Broken engine".to_string())]);

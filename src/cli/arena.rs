@@ -10,10 +10,10 @@ use std::time::Duration;
 use anyhow::{bail, ensure, Context};
 use clap::{Args, Subcommand};
 
-use crate::openings::{read_openings, Openings};
 use crate::arena::stats::SprtDecision;
 use crate::arena::{factory, run_ladder, run_match, Budget, LadderConfig, MatchConfig, PlayerFactory, PlayerSpec, Sprt};
 use crate::nn::checkpoint;
+use crate::openings::{read_openings, Openings};
 use crate::rules::{GameRules, VariantId};
 
 /// Default number of games of a match.
@@ -197,8 +197,7 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<ExitCode> {
 fn run_ladder_command(args: LadderArgs) -> anyhow::Result<ExitCode> {
     let steps = crate::arena::ladder::checkpoints(&args.run)?;
     let (path, metadata) = checkpoint::read_metadata(&steps[0].1)?;
-    let variant: VariantId =
-        metadata.layout.variant.parse().with_context(|| format!("checkpoint {}", path.display()))?;
+    let variant: VariantId = metadata.layout.variant.parse().with_context(|| format!("checkpoint {}", path.display()))?;
     let anchor = match args.anchor.as_str() {
         "none" => None,
         text => Some(text.parse::<PlayerSpec>()?),

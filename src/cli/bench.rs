@@ -11,12 +11,12 @@ use crate::mcts::bench::{bench_games, measure as measure_search};
 use crate::mcts::{RootSelection, SearchConfig};
 use crate::nn::bench::{forward_rate, server_rate, Workload};
 use crate::nn::device::on_fresh_thread;
-use crate::selfplay::bench::measure as measure_selfplay;
-use crate::train::bench::{measure as measure_trainer, write_random_games};
-use crate::train::TrainConfig;
 use crate::nn::{DeviceChoice, Network, NetworkConfig, Precision};
 use crate::rules::perft::{make_and_generate, perft, BENCH_POSITIONS};
 use crate::rules::VariantId;
+use crate::selfplay::bench::measure as measure_selfplay;
+use crate::train::bench::{measure as measure_trainer, write_random_games};
+use crate::train::TrainConfig;
 
 #[derive(Debug, Args)]
 pub struct BenchArgs {
@@ -188,7 +188,10 @@ fn bench_search(args: SearchBenchArgs) -> anyhow::Result<ExitCode> {
     let config = SearchConfig { root: parse_root(&args.root)?, royal_guard: false, ..SearchConfig::default() };
     anyhow::ensure!((1..=1_000_000).contains(&args.simulations), "--simulations must be between 1 and 1000000");
     anyhow::ensure!(args.seconds > 0.0 && args.seconds <= 600.0, "--seconds must be between 0 and 600");
-    println!("{:?} root, {} simulations a search, uniform evaluator, one thread, {:.0} s each", config.root, args.simulations, args.seconds);
+    println!(
+        "{:?} root, {} simulations a search, uniform evaluator, one thread, {:.0} s each",
+        config.root, args.simulations, args.seconds
+    );
     println!("{:<18} {:>14} {:>14} {:>7} {:>11}", "variant", "simulations/s", "checked sims/s", "ratio", "mean depth");
     for id in variants {
         let rate = measure_search(&bench_games(id), config, args.simulations, Duration::from_secs_f64(args.seconds));

@@ -72,15 +72,10 @@ pub fn run_xboard(args: XboardArgs) -> anyhow::Result<ExitCode> {
             None => bail!("unknown variant '{name}' (xboard plays chu, dai, tenjiku and heiandai)"),
         },
         (None, Some(path)) => {
-            let (_, metadata) =
-                checkpoint::read_metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let (_, metadata) = checkpoint::read_metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
             match large_variant(&metadata.layout.variant) {
                 Some(variant) => variant,
-                None => bail!(
-                    "{} is a {} checkpoint; xboard plays the large variants",
-                    path.display(),
-                    metadata.layout.variant
-                ),
+                None => bail!("{} is a {} checkpoint; xboard plays the large variants", path.display(), metadata.layout.variant),
             }
         }
         (None, None) => VariantId::ChuShogi,

@@ -91,8 +91,9 @@ impl PositionArgs {
         let id: VariantId = self.variant.parse()?;
         let start = match &self.sfen {
             None => Position::start(id),
-            Some(text) => crate::rules::notation::sfen::parse(id.variant(), text)
-                .with_context(|| format!("cannot read --sfen '{text}'"))?,
+            Some(text) => {
+                crate::rules::notation::sfen::parse(id.variant(), text).with_context(|| format!("cannot read --sfen '{text}'"))?
+            }
         };
         let mut game = Game::new(start, GameRules::default_for(id.variant()));
         for (i, text) in self.moves.split_whitespace().enumerate() {

@@ -11,9 +11,9 @@ use clap::{Args, ValueEnum};
 use super::PositionArgs;
 use crate::mcts::Limits;
 use crate::nn::DeviceChoice;
-use crate::rules::notation::diagram::{has_kanji, PieceStyle};
 use crate::protocol::model;
 use crate::protocol::play::{self, PlayConfig};
+use crate::rules::notation::diagram::{has_kanji, PieceStyle};
 use crate::rules::Color;
 
 /// The side the person plays.
@@ -67,8 +67,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
         (None, None) => Limits::default(),
     };
     let path = model::resolve(args.model.as_deref(), variant)?;
-    let model = model::load(&path, Some(variant), device)
-        .with_context(|| format!("cannot load the model {}", path.display()))?;
+    let model = model::load(&path, Some(variant), device).with_context(|| format!("cannot load the model {}", path.display()))?;
     let mut engine = model::engine(&model, 0);
     if args.kanji && !has_kanji(variant) {
         eprintln!("note: kanji are drawn for standard shogi only; {variant} is drawn with letters");

@@ -56,8 +56,7 @@ pub fn run(args: SelfcheckArgs) -> anyhow::Result<ExitCode> {
     let (selected, skipped): (Vec<Row>, Vec<Row>) = rows.into_iter().partition(|r| r.nodes <= args.max_nodes);
     let total_nodes: u64 = selected.iter().map(|r| r.nodes).sum();
     let bar = ProgressBar::new(total_nodes).with_style(
-        ProgressStyle::with_template("{bar:40} {percent:>3}% {msg} [{elapsed_precise}, eta {eta}]")
-            .expect("valid progress template"),
+        ProgressStyle::with_template("{bar:40} {percent:>3}% {msg} [{elapsed_precise}, eta {eta}]").expect("valid progress template"),
     );
     let started = Instant::now();
     let (mut passed, mut failed) = (0, 0);

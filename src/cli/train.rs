@@ -10,8 +10,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::config::RunConfig;
 use crate::nn::checkpoint;
-use crate::rules::VariantId;
 use crate::pipeline::{self, TrainRun, RUN_CONFIG};
+use crate::rules::VariantId;
 
 #[derive(Debug, Args)]
 pub struct TrainArgs {
@@ -48,9 +48,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
     }
     eprintln!("training {} with {} in {}", variant.name(), config_path.display(), run_dir.display());
     let progress = ProgressBar::new(config.train.total_steps).with_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] step {pos}/{len}  {msg}")
-            .expect("valid template")
-            .progress_chars("=> "),
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] step {pos}/{len}  {msg}").expect("valid template").progress_chars("=> "),
     );
     let train_run = TrainRun { config, run_dir: run_dir.clone(), seed: args.seed };
     let summary = pipeline::train(&train_run, &AtomicBool::new(false), &progress).context("training stopped")?;

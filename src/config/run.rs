@@ -4,9 +4,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use super::InvalidField;
 use crate::arena::GateConfig;
 use crate::mcts::SearchConfig;
-use super::InvalidField;
 use crate::nn::config::{InferenceConfig, NetworkConfig};
 use crate::openings::read_openings;
 use crate::rules::{GameRules, VariantId};
@@ -68,8 +68,9 @@ impl RunConfig {
             let folder = path.parent().unwrap_or(Path::new(""));
             *openings = std::path::absolute(folder.join(&*openings)).unwrap_or_else(|_| folder.join(&*openings));
             let rules = GameRules::default_for(config.variant.variant());
-            read_openings(config.variant, openings, rules)
-                .map_err(|e| invalid(InvalidField { field: "selfplay.openings".to_string(), message: format!("{}: {e}", openings.display()) }))?;
+            read_openings(config.variant, openings, rules).map_err(|e| {
+                invalid(InvalidField { field: "selfplay.openings".to_string(), message: format!("{}: {e}", openings.display()) })
+            })?;
         }
         Ok(config)
     }

@@ -14,8 +14,8 @@ use rand_chacha::ChaCha8Rng;
 use super::config::SearchConfig;
 use super::evaluator::{Evaluator, EvaluatorError, NetInput, NetworkEvaluator};
 use super::search::Search;
-use crate::nn::device::on_fresh_thread;
 use crate::nn::checkpoint::{self, CheckpointError};
+use crate::nn::device::on_fresh_thread;
 use crate::nn::{DeviceError, Encoder, InferenceConfig, InferenceServer, Network, ServerClient, ServerError};
 use crate::rules::{Game, Move, VariantId};
 
@@ -230,20 +230,20 @@ impl Engine {
 
 /// The search for `game`: the previous one advanced through the moves played since, or a new one.
 fn search_for<'a>(previous: &'a mut Option<Search>, game: &Game, config: SearchConfig) -> &'a mut Search {
-        let reusable = previous.take().and_then(|mut search| {
-            let known = search.game().moves().len();
-            let same_line = search.game().start().hash() == game.start().hash()
-                && game.moves().len() >= known
-                && game.moves()[..known] == *search.game().moves();
-            if !same_line {
-                return None;
-            }
-            for &mv in &game.moves()[known..] {
-                search.advance(mv).ok()?;
-            }
-            Some(search)
-        });
-        previous.insert(reusable.unwrap_or_else(|| Search::new(game.clone(), config)))
+    let reusable = previous.take().and_then(|mut search| {
+        let known = search.game().moves().len();
+        let same_line = search.game().start().hash() == game.start().hash()
+            && game.moves().len() >= known
+            && game.moves()[..known] == *search.game().moves();
+        if !same_line {
+            return None;
+        }
+        for &mv in &game.moves()[known..] {
+            search.advance(mv).ok()?;
+        }
+        Some(search)
+    });
+    previous.insert(reusable.unwrap_or_else(|| Search::new(game.clone(), config)))
 }
 
 /// The report of `search` now.

@@ -44,17 +44,7 @@ pub struct Node {
 
 impl Node {
     fn new(mv: Move, prior: f32) -> Node {
-        Node {
-            mv,
-            prior,
-            visits: 0,
-            value_sum: 0.0,
-            draw_sum: 0.0,
-            raw_value: 0.0,
-            state: NodeState::New,
-            first_child: 0,
-            child_count: 0,
-        }
+        Node { mv, prior, visits: 0, value_sum: 0.0, draw_sum: 0.0, raw_value: 0.0, state: NodeState::New, first_child: 0, child_count: 0 }
     }
 
     /// The mean value for the player who made the node's move, if visited.

@@ -179,10 +179,7 @@ pub fn server_rate(
         t.join().expect("benchmark client thread")?;
     }
     let (((p0, b0), t0), ((p1, b1), t1)) = window?;
-    Ok(ServerRate {
-        evals_per_second: (p1 - p0) as f64 / (t1 - t0).as_secs_f64(),
-        mean_batch: (p1 - p0) as f64 / (b1 - b0).max(1) as f64,
-    })
+    Ok(ServerRate { evals_per_second: (p1 - p0) as f64 / (t1 - t0).as_secs_f64(), mean_batch: (p1 - p0) as f64 / (b1 - b0).max(1) as f64 })
 }
 
 /// Waits for the server to finish a batch; returns its counts and the time right after, so

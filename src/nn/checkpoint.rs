@@ -66,26 +66,12 @@ pub enum CheckpointError {
         "checkpoint {path} uses input encoding version {found_version} (layout {found_hash}) but this program \
          encodes version {expected_version} (layout {expected_hash}) for {variant}"
     )]
-    EncodingChanged {
-        path: PathBuf,
-        variant: String,
-        expected_version: u32,
-        expected_hash: String,
-        found_version: u32,
-        found_hash: String,
-    },
+    EncodingChanged { path: PathBuf, variant: String, expected_version: u32, expected_hash: String, found_version: u32, found_hash: String },
     #[error(
         "checkpoint {path} uses a policy map of {found_size} indices (layout {found_hash}) but this program's \
          {variant} policy map has {expected_size} (layout {expected_hash})"
     )]
-    PolicyMapChanged {
-        path: PathBuf,
-        variant: String,
-        expected_size: usize,
-        expected_hash: String,
-        found_size: usize,
-        found_hash: String,
-    },
+    PolicyMapChanged { path: PathBuf, variant: String, expected_size: usize, expected_hash: String, found_size: usize, found_hash: String },
     #[error("checkpoint {path} holds a network of shape {found} but {expected} was asked for")]
     WrongShape { path: PathBuf, expected: String, found: String },
     #[error("checkpoint weights {path} are missing")]
@@ -100,9 +86,7 @@ pub enum CheckpointError {
 
 /// The folder of run `run` of `variant` under the models folder `models`.
 pub fn run_dir(models: &Path, variant: VariantId, run: &str) -> Result<PathBuf, CheckpointError> {
-    let valid = !run.is_empty()
-        && !run.starts_with('.')
-        && run.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    let valid = !run.is_empty() && !run.starts_with('.') && run.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
     if !valid {
         return Err(CheckpointError::InvalidRunName(run.to_string()));
     }
@@ -144,8 +128,11 @@ pub fn save(network: &Network, dir: &Path, step: u64) -> Result<PathBuf, Checkpo
         .map(|(name, t)| (name, t.detach().to_device(Device::Cpu).to_kind(Kind::Float).contiguous()))
         .collect();
     named.sort_by(|a, b| a.0.cmp(&b.0));
-    Tensor::write_safetensors(&named, &temp)
-        .map_err(|e| CheckpointError::Io { action: "write", path: temp.clone(), source: std::io::Error::other(e.to_string()) })?;
+    Tensor::write_safetensors(&named, &temp).map_err(|e| CheckpointError::Io {
+        action: "write",
+        path: temp.clone(),
+        source: std::io::Error::other(e.to_string()),
+    })?;
     let bytes = fs::read(&temp).map_err(io_error("read back", &temp))?;
     fs::File::open(&temp).and_then(|f| f.sync_all()).map_err(io_error("sync", &temp))?;
     fs::rename(&temp, &weights_path).map_err(io_error("rename into", &weights_path))?;
@@ -214,12 +201,7 @@ pub fn read_metadata(path: &Path) -> Result<(PathBuf, Metadata), CheckpointError
 
 /// Checks that a checkpoint's metadata fits `variant` as this program encodes it, and the
 /// network shape `shape` when one is asked for.
-pub fn check_metadata(
-    path: &Path,
-    metadata: &Metadata,
-    variant: VariantId,
-    shape: Option<&NetworkConfig>,
-) -> Result<(), CheckpointError> {
+pub fn check_metadata(path: &Path, metadata: &Metadata, variant: VariantId, shape: Option<&NetworkConfig>) -> Result<(), CheckpointError> {
     let path = path.to_path_buf();
     let found = &metadata.layout;
     // A checkpoint of an earlier encoding version is read with that version's layout.
@@ -239,8 +221,7 @@ pub fn check_metadata(
             found_hash: found.encoding_hash.clone(),
         });
     }
-    if (found.policy_size, &found.policy_hash, found.policy_planes)
-        != (expected.policy_size, &expected.policy_hash, expected.policy_planes)
+    if (found.policy_size, &found.policy_hash, found.policy_planes) != (expected.policy_size, &expected.policy_hash, expected.policy_planes)
     {
         return Err(CheckpointError::PolicyMapChanged {
             path,
@@ -305,9 +286,7 @@ pub fn load(
         if source.size() != target.size() {
             return Err(corrupt(format!("tensor '{name}' has shape {:?}, the network {:?}", source.size(), target.size())));
         }
-        target
-            .f_copy_(&source.to_kind(target.kind()).to_device(device))
-            .map_err(|e| corrupt(format!("tensor '{name}': {e}")))?;
+        target.f_copy_(&source.to_kind(target.kind()).to_device(device)).map_err(|e| corrupt(format!("tensor '{name}': {e}")))?;
     }
     Ok((network, metadata))
 }

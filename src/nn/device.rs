@@ -131,9 +131,7 @@ impl Precision {
     /// Checks that this precision is supported for inference on `device`.
     pub fn check(self, device: Device) -> Result<(), DeviceError> {
         match (self, device) {
-            (Precision::F16, Device::Cpu) => {
-                Err(DeviceError::Unsupported { precision: self, device: DeviceChoice::Cpu })
-            }
+            (Precision::F16, Device::Cpu) => Err(DeviceError::Unsupported { precision: self, device: DeviceChoice::Cpu }),
             _ => Ok(()),
         }
     }
@@ -149,10 +147,7 @@ impl FromStr for Precision {
     type Err = DeviceError;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        Precision::ALL
-            .into_iter()
-            .find(|p| p.name() == text)
-            .ok_or_else(|| DeviceError::UnknownPrecision(text.to_string()))
+        Precision::ALL.into_iter().find(|p| p.name() == text).ok_or_else(|| DeviceError::UnknownPrecision(text.to_string()))
     }
 }
 

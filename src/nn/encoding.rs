@@ -23,8 +23,8 @@
 
 use super::fnv::Fnv1a;
 use super::frame::Frame;
-use crate::rules::variant::Legality;
 use crate::rules::context::{GameContext, RECENT_MOVES};
+use crate::rules::variant::Legality;
 use crate::rules::{Color, Game, Move, PieceType, Position, Variant};
 
 /// Version of the encoding rules that new networks use, stored in checkpoints next to
@@ -36,7 +36,6 @@ pub const ENCODING_VERSIONS: std::ops::RangeInclusive<u32> = 1..=ENCODING_VERSIO
 
 /// Repetition planes: the position occurred at least 1, 2, 3 times before.
 pub const REPETITION_PLANES: u8 = 3;
-
 
 /// A side, relative to the side to move.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -207,13 +206,12 @@ impl Encoder {
         let zone = Side::BOTH.map(|side| list.add(InputPlane::PromotionZone { side }));
         let repetition = list.add_all((1..=REPETITION_PLANES).map(|times| InputPlane::Repetition { times }));
         let in_check = list.add(InputPlane::InCheck);
-        let royal_capture =
-            (version >= 2 && variant.spec.legality == Legality::RoyalCapture).then(|| list.add(InputPlane::RoyalCapture));
+        let royal_capture = (version >= 2 && variant.spec.legality == Legality::RoyalCapture).then(|| list.add(InputPlane::RoyalCapture));
         let mover_is_white = list.add(InputPlane::MoverIsWhite);
         let ply_progress = list.add(InputPlane::PlyProgress);
-        let last_move = list.add_all((1..=RECENT_MOVES as u8).flat_map(|plies_ago| {
-            [InputPlane::LastMoveFrom { plies_ago }, InputPlane::LastMoveTo { plies_ago }]
-        }));
+        let last_move = list.add_all(
+            (1..=RECENT_MOVES as u8).flat_map(|plies_ago| [InputPlane::LastMoveFrom { plies_ago }, InputPlane::LastMoveTo { plies_ago }]),
+        );
         let offsets = Offsets { piece, hand, zone, repetition, in_check, royal_capture, mover_is_white, ply_progress, last_move };
         let planes = list.planes;
         let hand_scale = variant.max_in_hand.iter().map(|&m| if m == 0 { 0.0 } else { 1.0 / m as f32 }).collect();

@@ -12,10 +12,10 @@ use tch::nn::{self, ModuleT};
 use tch::{Device, Kind, Tensor};
 
 use super::config::{InferenceConfig, NetworkConfig};
-use crate::config::InvalidField;
 use super::device::{DeviceError, Precision};
 use super::encoding::{Encoder, ENCODING_VERSION};
 use super::policy_map::PolicyMap;
+use crate::config::InvalidField;
 use crate::rules::VariantId;
 
 /// The moves-left head predicts plies in units of this many plies.
@@ -143,7 +143,10 @@ struct PoolBias {
 
 impl PoolBias {
     fn new(p: nn::Path, cin: i64, pooled: i64, cout: i64) -> PoolBias {
-        PoolBias { gather: ConvBn::new(&p / "gather", cin, pooled, 1), to_bias: nn::linear(&p / "bias", 2 * pooled, cout, Default::default()) }
+        PoolBias {
+            gather: ConvBn::new(&p / "gather", cin, pooled, 1),
+            to_bias: nn::linear(&p / "bias", 2 * pooled, cout, Default::default()),
+        }
     }
 
     /// The pooled features `[B, 2 * pooled]`.
@@ -228,9 +231,7 @@ impl Network {
         let c = config.channels as i64;
         let g = config.global_pool_channels as i64;
         let stem = ConvBn::new(&root / "stem", layout.input_planes as i64, c, 3);
-        let blocks = (0..config.blocks)
-            .map(|i| Block::new(&root / "blocks" / i, c, config.pools(i).then_some(g)))
-            .collect();
+        let blocks = (0..config.blocks).map(|i| Block::new(&root / "blocks" / i, c, config.pools(i).then_some(g))).collect();
         let p = &root / "policy";
         let pc = config.policy_channels as i64;
         let extras = layout.policy_extras();

@@ -223,10 +223,9 @@ impl PolicyMap {
     pub fn indices_into(&self, moves: &[Move], mover: Color, out: &mut Vec<u32>) -> Result<(), UnmappedMove> {
         out.clear();
         for &mv in moves {
-            let index = self.index(mv, mover).ok_or_else(|| UnmappedMove {
-                mv: crate::rules::notation::coord::write(self.variant, mv),
-                variant: self.variant.name(),
-            })?;
+            let index = self
+                .index(mv, mover)
+                .ok_or_else(|| UnmappedMove { mv: crate::rules::notation::coord::write(self.variant, mv), variant: self.variant.name() })?;
             out.push(index as u32);
         }
         Ok(())

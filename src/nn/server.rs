@@ -85,7 +85,8 @@ impl InferenceServer {
         let counters = Arc::new(Counters::default());
         let layout = network.layout().clone();
         let input_len = network.input_len();
-        let worker = Worker { network, jobs: job_rx, control: control_rx, max_batch: max_batch.max(1), max_wait, counters: counters.clone() };
+        let worker =
+            Worker { network, jobs: job_rx, control: control_rx, max_batch: max_batch.max(1), max_wait, counters: counters.clone() };
         let thread = std::thread::Builder::new()
             .name("inference".to_string())
             .spawn(move || {
@@ -267,9 +268,7 @@ impl ServerClient {
     pub fn try_receive(&mut self) -> Result<Option<(u64, Evaluation)>, ServerError> {
         match self.replies.try_recv() {
             Ok(reply) => Ok(Some(self.accept(reply))),
-            Err(_) if self.outstanding > 0 && matches!(self.alive.try_recv(), Err(TryRecvError::Disconnected)) => {
-                Err(ServerError::Stopped)
-            }
+            Err(_) if self.outstanding > 0 && matches!(self.alive.try_recv(), Err(TryRecvError::Disconnected)) => Err(ServerError::Stopped),
             Err(_) => Ok(None),
         }
     }

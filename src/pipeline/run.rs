@@ -230,9 +230,8 @@ impl Loop<'_> {
                 // Self-play ended early: only an error does that; it is reported after the loop.
                 break;
             }
-            let starved = |window: &ReplayWindow| {
-                window.len() < train.min_window_positions || window.samples_remaining() < train.batch_size as u64
-            };
+            let starved =
+                |window: &ReplayWindow| window.len() < train.min_window_positions || window.samples_remaining() < train.batch_size as u64;
             if starved(self.window) || last_refresh.elapsed() > Duration::from_secs(5) {
                 self.window.refresh()?;
                 last_refresh = Instant::now();

@@ -93,8 +93,7 @@ mod tests {
 
     #[test]
     fn absurd_clocks_do_not_overflow() {
-        let huge =
-            Clock { remaining: Duration::MAX, increment: Duration::MAX, byoyomi: Duration::MAX, moves_to_go: Some(1) };
+        let huge = Clock { remaining: Duration::MAX, increment: Duration::MAX, byoyomi: Duration::MAX, moves_to_go: Some(1) };
         assert_eq!(huge.budget(OVERHEAD), Duration::MAX - OVERHEAD);
     }
 

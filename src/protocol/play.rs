@@ -11,13 +11,13 @@ use std::io::{self, BufRead, Write};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
-use crate::rules::notation::diagram::{self, PieceStyle};
 use super::mover;
 use super::record::{self, describe, resignation, Format};
 use super::score::should_resign;
 use crate::arena::records::MatchEnding;
 use crate::mcts::{Engine, Limits, SearchInfo};
 use crate::rules::notation::coord::{self, MoveError};
+use crate::rules::notation::diagram::{self, PieceStyle};
 use crate::rules::notation::hodges;
 use crate::rules::{Color, Game, Move, MoveList, Position};
 
@@ -51,13 +51,7 @@ Commands:
 ";
 
 /// Plays `game` between the person at `input`/`out` and `engine`.
-pub fn run(
-    game: Game,
-    engine: &mut Engine,
-    config: &PlayConfig,
-    input: &mut dyn BufRead,
-    out: &mut dyn Write,
-) -> io::Result<()> {
+pub fn run(game: Game, engine: &mut Engine, config: &PlayConfig, input: &mut dyn BufRead, out: &mut dyn Write) -> io::Result<()> {
     let mut session = Session { game, engine, config, out, resigned: None };
     session.play(input)
 }
@@ -187,12 +181,7 @@ impl Session<'_> {
         }
         let Some(best) = info.best else { return Ok(false) };
         let legal = self.game.legal_moves();
-        writeln!(
-            self.out,
-            "The engine plays {} - {}",
-            move_text(self.game.position(), &legal, best),
-            evaluation(&info)
-        )?;
+        writeln!(self.out, "The engine plays {} - {}", move_text(self.game.position(), &legal, best), evaluation(&info))?;
         self.game.play(best).expect("the search gives legal moves");
         Ok(true)
     }
@@ -206,12 +195,7 @@ impl Session<'_> {
         if let Some(info) = self.think()? {
             let legal = self.game.legal_moves();
             match info.best {
-                Some(best) => writeln!(
-                    self.out,
-                    "Hint: {} - {}",
-                    move_text(self.game.position(), &legal, best),
-                    evaluation(&info)
-                )?,
+                Some(best) => writeln!(self.out, "Hint: {} - {}", move_text(self.game.position(), &legal, best), evaluation(&info))?,
                 None => writeln!(self.out, "No hint: there is no legal move.")?,
             }
         }
@@ -328,8 +312,7 @@ pub fn read_move(game: &Game, text: &str) -> Result<Move, String> {
         return Ok(mv);
     }
     let typed = text.strip_suffix('=').unwrap_or(text);
-    let matching: Vec<&(Move, String)> =
-        written.iter().filter(|(m, h)| loose_forms(pos, *m, h).iter().any(|form| form == typed)).collect();
+    let matching: Vec<&(Move, String)> = written.iter().filter(|(m, h)| loose_forms(pos, *m, h).iter().any(|form| form == typed)).collect();
     match matching.as_slice() {
         [(mv, _)] => Ok(*mv),
         [] => Err(format!(
@@ -391,10 +374,7 @@ mod tests {
         let game = shogi("4k4/9/9/6S2/9/9/9/9/3GKG3 b - 1");
         assert_eq!(read_move(&game, "G6i-5h"), Ok(coordinate(&game, "6i5h")));
         let ambiguous = read_move(&game, "G-5h").unwrap_err();
-        assert!(
-            ambiguous.contains("ambiguous") && ambiguous.contains("G6i-5h") && ambiguous.contains("G4i-5h"),
-            "{ambiguous}"
-        );
+        assert!(ambiguous.contains("ambiguous") && ambiguous.contains("G6i-5h") && ambiguous.contains("G4i-5h"), "{ambiguous}");
         assert_eq!(read_move(&game, "S-3c="), Ok(coordinate(&game, "3d3c")));
         assert_eq!(read_move(&game, "S-3c"), Ok(coordinate(&game, "3d3c")));
         assert_eq!(read_move(&game, "S-3c+"), Ok(coordinate(&game, "3d3c+")));
@@ -434,11 +414,7 @@ mod tests {
         assert!(text.contains("The engine (Black) is thinking"), "{text}");
         assert!(text.contains("The engine plays "), "{text}");
         assert!(text.trim_end().ends_with("White>"), "{text}");
-        let nothing = session(
-            "undo\nresign\nresign\n",
-            Color::White,
-            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
-        );
+        let nothing = session("undo\nresign\nresign\n", Color::White, "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
         assert!(nothing.contains("Nothing to undo"), "{nothing}");
         assert!(nothing.contains("You resign: Black wins."), "{nothing}");
         assert!(nothing.contains("The game is already over."), "{nothing}");

@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use crate::arena::records::{MatchEnding, FailureKind, MatchGame};
+use crate::arena::records::{FailureKind, MatchEnding, MatchGame};
 use crate::files::write_atomic;
 use crate::rules::notation::coord;
 use crate::rules::{Color, Game};
@@ -116,10 +116,7 @@ mod tests {
     fn descriptions_and_formats() {
         let outcome = MatchEnding::Rules { winner: Some(Color::Black), reason: crate::rules::EndReason::Checkmate };
         assert_eq!(describe(&outcome), "Black wins (checkmate)");
-        assert_eq!(
-            describe(&MatchEnding::Rules { winner: None, reason: crate::rules::EndReason::Repetition }),
-            "draw (repetition)"
-        );
+        assert_eq!(describe(&MatchEnding::Rules { winner: None, reason: crate::rules::EndReason::Repetition }), "draw (repetition)");
         assert_eq!(describe(&resignation(Color::White)), "White resigns");
         assert_eq!(Format::for_path(Path::new("game.CSA")), Format::Csa);
         assert_eq!(Format::for_path(Path::new("game.json")), Format::Json);

@@ -239,8 +239,7 @@ impl Usi<'_> {
             return Err(model::NoModel { variant: VariantId::Shogi, looked }.to_string());
         }
         tch::set_num_threads(key.threads.min(i32::MAX as u32) as i32);
-        let mut searcher = Searcher::load(std::path::Path::new(&key.path), VariantId::Shogi, key.device, 0)
-            .map_err(|e| e.to_string())?;
+        let mut searcher = Searcher::load(std::path::Path::new(&key.path), VariantId::Shogi, key.device, 0).map_err(|e| e.to_string())?;
         searcher.start(new_game(Position::start(VariantId::Shogi)), Limits::simulations(1));
         if let Some(Err(e)) = searcher.wait() {
             return Err(format!("the model does not run: {e}"));
@@ -264,11 +263,7 @@ impl Usi<'_> {
         let name = rest[..value_at.unwrap_or(rest.len())].join(" ");
         let value = value_at.map_or_else(String::new, |i| rest[i + 1..].join(" "));
         let number = |max: u64| -> Result<u64, String> {
-            value
-                .parse::<u64>()
-                .ok()
-                .filter(|&n| n <= max)
-                .ok_or_else(|| format!("'{value}' is not a number from 0 to {max}"))
+            value.parse::<u64>().ok().filter(|&n| n <= max).ok_or_else(|| format!("'{value}' is not a number from 0 to {max}"))
         };
         let o = &mut self.options;
         match name.to_ascii_lowercase().as_str() {
@@ -314,10 +309,8 @@ impl Usi<'_> {
             return self.send("bestmove resign");
         }
         let budget = self.time_budget(&go);
-        let cap = go
-            .nodes
-            .map(|n| n.min(u64::from(u32::MAX)) as u32)
-            .or((self.options.simulations > 0).then_some(self.options.simulations));
+        let cap =
+            go.nodes.map(|n| n.min(u64::from(u32::MAX)) as u32).or((self.options.simulations > 0).then_some(self.options.simulations));
         let unbounded = go.infinite || go.ponder || budget.is_some();
         let simulations = cap.or((!unbounded).then_some(Limits::DEFAULT_SIMULATIONS));
         let deadline = if go.ponder || go.infinite { None } else { budget.and_then(clock::deadline) };
@@ -541,12 +534,8 @@ mod tests {
 
     #[test]
     fn go_reads_clocks_and_flags() {
-        let go =
-            read_go(&["ponder", "btime", "1000", "wtime", "-5", "byoyomi", "300", "nodes", "x", "infinite", "bogus"]);
-        assert_eq!(
-            go,
-            Go { btime: Some(1000), wtime: Some(0), byoyomi: Some(300), infinite: true, ponder: true, ..Go::default() }
-        );
+        let go = read_go(&["ponder", "btime", "1000", "wtime", "-5", "byoyomi", "300", "nodes", "x", "infinite", "bogus"]);
+        assert_eq!(go, Go { btime: Some(1000), wtime: Some(0), byoyomi: Some(300), infinite: true, ponder: true, ..Go::default() });
         assert!(read_go(&["mate", "1000"]).mate);
         assert_eq!(read_go(&["movetime"]), Go::default());
     }

@@ -151,8 +151,8 @@ impl XBoard<'_> {
     fn command(&mut self, line: &str) -> io::Result<bool> {
         let (command, rest) = line.split_once(char::is_whitespace).map_or((line, ""), |(c, r)| (c, r.trim()));
         match command {
-            "" | "xboard" | "accepted" | "rejected" | "hard" | "easy" | "random" | "computer" | "name" | "rating"
-            | "ics" | "draw" | "hint" | "bk" => {}
+            "" | "xboard" | "accepted" | "rejected" | "hard" | "easy" | "random" | "computer" | "name" | "rating" | "ics" | "draw"
+            | "hint" | "bk" => {}
             "protover" => self.protover()?,
             "new" => {
                 self.abort();
@@ -203,9 +203,7 @@ impl XBoard<'_> {
             },
             "sd" => log(&format!("'{line}': the search has no depth limit; ignored")),
             "time" | "otim" => match rest.parse::<u64>() {
-                Ok(centiseconds) if command == "time" => {
-                    self.time_left = Some(Duration::from_millis(centiseconds.saturating_mul(10)))
-                }
+                Ok(centiseconds) if command == "time" => self.time_left = Some(Duration::from_millis(centiseconds.saturating_mul(10))),
                 Ok(_) => {}
                 Err(_) => self.send(&format!("Error (bad parameters): {line}"))?,
             },
@@ -359,9 +357,7 @@ impl XBoard<'_> {
             let mine = (0..self.game.ply()).filter(|&i| mover(&self.game, i) == me).count() as u32;
             self.level.moves - mine % self.level.moves
         });
-        Some(
-            Clock { remaining, increment: self.level.increment, byoyomi: Duration::ZERO, moves_to_go }.budget(OVERHEAD),
-        )
+        Some(Clock { remaining, increment: self.level.increment, byoyomi: Duration::ZERO, moves_to_go }.budget(OVERHEAD))
     }
 
     /// `?` or the deadline: the search stops and its move is played.
@@ -457,13 +453,7 @@ fn thinking_line(game: &Game, info: &SearchInfo) -> String {
     };
     let v = game.position().variant();
     let pv: Vec<String> = pv.iter().map(|&m| xboard::write(v, m)).collect();
-    format!(
-        "{} {score} {} {} {}",
-        info.mean_depth.round().max(1.0) as u32,
-        info.elapsed.as_millis() / 10,
-        info.simulations,
-        pv.join(" ")
-    )
+    format!("{} {score} {} {} {}", info.mean_depth.round().max(1.0) as u32, info.elapsed.as_millis() / 10, info.simulations, pv.join(" "))
 }
 
 /// Reads `level MPS BASE INC` arguments (BASE in minutes or minutes:seconds, INC in seconds).

@@ -199,8 +199,7 @@ fn next_line(reader: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<bool> 
 /// Reads and checks the header line.
 fn read_header(path: &Path, line: &[u8]) -> Result<(Header, VariantId), ReplayError> {
     let bad = |reason: String| ReplayError::Header { path: path.to_path_buf(), reason };
-    let signature: Signature =
-        serde_json::from_slice(line).map_err(|e| bad(format!("not a {FORMAT_NAME} header line: {e}")))?;
+    let signature: Signature = serde_json::from_slice(line).map_err(|e| bad(format!("not a {FORMAT_NAME} header line: {e}")))?;
     if signature.format != FORMAT_NAME {
         return Err(bad(format!("format is '{}', expected '{FORMAT_NAME}'", signature.format)));
     }
@@ -208,10 +207,7 @@ fn read_header(path: &Path, line: &[u8]) -> Result<(Header, VariantId), ReplayEr
         return Err(ReplayError::Version { path: path.to_path_buf(), found: signature.version });
     }
     let header: Header = serde_json::from_slice(line).map_err(|e| bad(e.to_string()))?;
-    let variant = header
-        .variant
-        .parse()
-        .map_err(|source| ReplayError::UnknownVariant { path: path.to_path_buf(), source })?;
+    let variant = header.variant.parse().map_err(|source| ReplayError::UnknownVariant { path: path.to_path_buf(), source })?;
     Ok((header, variant))
 }
 
@@ -238,10 +234,13 @@ pub fn read_file_with(path: &Path, mut visit: impl FnMut(usize, &Game, Vec<(Move
         if number > header.games {
             return Err(ReplayError::ExtraLines { path: path.to_path_buf(), expected: header.games });
         }
-        let record: ReplayGame = serde_json::from_slice(&line)
-            .map_err(|source| ReplayError::Json { path: path.to_path_buf(), game: number, source })?;
-        replay_game(&record, variant, rules, |game, policy| visit(number - 1, game, policy))
-            .map_err(|source| ReplayError::Game { path: path.to_path_buf(), game: number, source })?;
+        let record: ReplayGame =
+            serde_json::from_slice(&line).map_err(|source| ReplayError::Json { path: path.to_path_buf(), game: number, source })?;
+        replay_game(&record, variant, rules, |game, policy| visit(number - 1, game, policy)).map_err(|source| ReplayError::Game {
+            path: path.to_path_buf(),
+            game: number,
+            source,
+        })?;
         games.push(record);
     }
     if games.len() < header.games {

@@ -8,7 +8,7 @@ pub mod validate;
 pub mod window;
 
 pub use format::{list_files, read_file, read_file_with, write_games, Header, ReplayError, ReplayFile};
-pub use record::{ReplayEnding, ReplayGame, GameResult, MoveRecord, Side};
+pub use record::{GameResult, MoveRecord, ReplayEnding, ReplayGame, Side};
 pub use summary::Summary;
 pub use validate::{replay_game, GameError};
 pub use window::{ReplayWindow, SampleSource, TrainingSample, WindowConfig, WindowCounters, WindowError};

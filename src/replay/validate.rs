@@ -15,7 +15,7 @@ use crate::rules::notation::coord::{self, MoveError};
 use crate::rules::notation::sfen::{self, SfenError};
 use crate::rules::{Color, Game, GameRules, Move, MoveList, Outcome, VariantId};
 
-use super::record::{ReplayEnding, ReplayGame, GameResult, MoveRecord, Side};
+use super::record::{GameResult, MoveRecord, ReplayEnding, ReplayGame, Side};
 
 /// How far a probability distribution's sum may be from 1.
 pub const SUM_TOLERANCE: f32 = 1e-3;
@@ -159,17 +159,16 @@ pub fn replay_game(
     if record.variant != variant.name() {
         return Err(GameError::Variant { expected: variant.name(), found: record.variant.clone() });
     }
-    let start = sfen::parse(variant.variant(), &record.start)
-        .map_err(|e| GameError::Start { sfen: record.start.clone(), source: Box::new(e) })?;
+    let start =
+        sfen::parse(variant.variant(), &record.start).map_err(|e| GameError::Start { sfen: record.start.clone(), source: Box::new(e) })?;
     let mut game = Game::new(start, rules);
     for (index, ply_record) in record.moves.iter().enumerate() {
         let ply = index + 1;
         let policy = check_ply(&game, variant, ply, ply_record)?;
         visit(&game, policy);
         let text = &ply_record.mv;
-        let played = coord::parse_unchecked(variant.variant(), text).and_then(|mv| {
-            game.play(mv).map_err(|_| MoveError::Illegal { text: text.clone() })
-        });
+        let played = coord::parse_unchecked(variant.variant(), text)
+            .and_then(|mv| game.play(mv).map_err(|_| MoveError::Illegal { text: text.clone() }));
         played.map_err(|source| GameError::Move { ply, source })?;
     }
     check_result(&game, record)?;

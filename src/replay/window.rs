@@ -183,10 +183,8 @@ impl ReplayWindow {
     /// [`Refresh::rejected`] and skipped; only an unreadable folder is an error.
     pub fn refresh(&mut self) -> Result<Refresh, ReplayError> {
         let files = list_files(&self.dir)?;
-        let names: Vec<(PathBuf, String)> = files
-            .into_iter()
-            .filter_map(|path| Some((path.clone(), path.file_name()?.to_str()?.to_string())))
-            .collect();
+        let names: Vec<(PathBuf, String)> =
+            files.into_iter().filter_map(|path| Some((path.clone(), path.file_name()?.to_str()?.to_string()))).collect();
         // Forget files that are gone, so that `seen` does not grow without bound.
         let present: HashSet<&str> = names.iter().map(|(_, name)| name.as_str()).collect();
         self.seen.retain(|name| present.contains(name.as_str()));
@@ -321,9 +319,7 @@ impl ReplayWindow {
     /// Approximate memory taken by the window's positions, in bytes.
     pub fn approx_bytes(&self) -> usize {
         let policies: usize = self.entries.iter().map(|(_, entry)| entry.policy.len()).sum();
-        self.entries.len() * size_of::<(u64, Entry)>()
-            + policies * size_of::<(Move, f32)>()
-            + self.games.len() * size_of::<WindowGame>()
+        self.entries.len() * size_of::<(u64, Entry)>() + policies * size_of::<(Move, f32)>() + self.games.len() * size_of::<WindowGame>()
     }
 
     /// Draws `n` samples uniformly (with replacement) from the window. Refused when the window

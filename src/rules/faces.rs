@@ -79,7 +79,15 @@ impl FaceMoves {
     /// The tables of face `face`, moving as `m` (`None`: a promoted face that does not exist),
     /// for `color`, whose rides reach `reach` along the king directions. `overlapping`: the
     /// face's move kinds can reach one square in two ways.
-    fn new(spec: &VariantSpec, g: &Geometry, color: Color, face: Face, m: Option<&Movement>, reach: &[u8; 8], overlapping: bool) -> FaceMoves {
+    fn new(
+        spec: &VariantSpec,
+        g: &Geometry,
+        color: Color,
+        face: Face,
+        m: Option<&Movement>,
+        reach: &[u8; 8],
+        overlapping: bool,
+    ) -> FaceMoves {
         let mut moves = FaceMoves::default();
         if let Some(m) = m {
             // Rides along one direction reach what the longest of them reaches.
@@ -108,7 +116,8 @@ impl FaceMoves {
         let piece = &spec.pieces[face.ptype().index()];
         if !face.is_promoted() && piece.promotion.is_some() {
             let dead = piece.movement.dead_ranks();
-            moves.promotion = [false, true].map(|from_in_zone| std::array::from_fn(|rank| promotion_choices(spec, from_in_zone, rank, dead)));
+            moves.promotion =
+                [false, true].map(|from_in_zone| std::array::from_fn(|rank| promotion_choices(spec, from_in_zone, rank, dead)));
         }
         moves.plain = !overlapping && m.is_none_or(|m| m.lion.is_none() && m.skip_rides.is_empty() && m.area == 0 && m.jump_rank == 0);
         let area_dirs = match m {
@@ -116,8 +125,7 @@ impl FaceMoves {
             _ => 0,
         };
         moves.first_squares = moves.steps | moves.rides | moves.jump_rides | area_dirs;
-        moves.passes_over_pieces =
-            moves.jumps != 0 || m.is_some_and(|m| m.lion.is_some() || !m.skip_rides.is_empty() || m.jump_rank > 0);
+        moves.passes_over_pieces = moves.jumps != 0 || m.is_some_and(|m| m.lion.is_some() || !m.skip_rides.is_empty() || m.jump_rank > 0);
         moves
     }
 }

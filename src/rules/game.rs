@@ -375,10 +375,7 @@ impl Game {
         if !v.in_zone(king, us) || pos.in_check(us) {
             return false;
         }
-        let in_camp: Vec<_> = pos
-            .pieces()
-            .filter(|&(sq, p)| p.color == us && !v.is_royal(p) && v.in_zone(sq, us))
-            .collect();
+        let in_camp: Vec<_> = pos.pieces().filter(|&(sq, p)| p.color == us && !v.is_royal(p) && v.in_zone(sq, us)).collect();
         let board_points: u32 = in_camp.iter().map(|(_, p)| v.piece_spec(p.ptype).points as u32).sum();
         let hand_points: u32 = v.hand_types.iter().map(|&t| pos.hand(us, t) as u32 * v.piece_spec(t).points as u32).sum();
         let needed = match us {

@@ -85,9 +85,8 @@ impl Position {
                 Some((k, safety)) => match (safety.pin_direction(from), safety.checkers) {
                     (None, 0) => self.piece_moves(out, from, us, moves, open, |_| true),
                     (None, _) => self.piece_moves(out, from, us, moves, open, |to| safety.answers_check(to)),
-                    (Some(d), _) => self.piece_moves(out, from, us, moves, open, |to| {
-                        safety.answers_check(to) && v.geometry.direction(k, to) == Some(d)
-                    }),
+                    (Some(d), _) => self
+                        .piece_moves(out, from, us, moves, open, |to| safety.answers_check(to) && v.geometry.direction(k, to) == Some(d)),
                 },
             }
         }
@@ -197,9 +196,7 @@ impl Position {
         }
         let held = &held[..n];
         let pawn_files = self.unpromoted_pawn_files(us);
-        let pawn_check_square = self
-            .royal_square(us.opponent())
-            .map(|k| k.offset(-v.geometry.offset(us, 0, 1)));
+        let pawn_check_square = self.royal_square(us.opponent()).map(|k| k.offset(-v.geometry.offset(us, 0, 1)));
         let mut pawn_check = None;
         for &to in v.geometry.squares() {
             if self.cell(to) != Cell::EMPTY || !accept(to) {
@@ -325,10 +322,8 @@ const PADDING_BITS: usize = 64;
 const BLOCKER_WORDS: usize = (PADDING_BITS / 64 + CELL_WORDS + 1).next_power_of_two();
 
 // A 7x7 block around any square, each row read from two neighbouring words, stays in the sets.
-const _: () = assert!(
-    NEAR_REACH * (STRIDE + 1) <= PADDING_BITS
-        && (PADDING_BITS + MAX_CELLS + NEAR_REACH * (STRIDE + 1)) / 64 + 1 < BLOCKER_WORDS
-);
+const _: () =
+    assert!(NEAR_REACH * (STRIDE + 1) <= PADDING_BITS && (PADDING_BITS + MAX_CELLS + NEAR_REACH * (STRIDE + 1)) / 64 + 1 < BLOCKER_WORDS);
 
 /// The bits of a block of squares within [`NEAR_REACH`] king steps of one square, row by row.
 const BLOCK: u64 = (1 << (NEAR_SPAN * NEAR_SPAN)) - 1;

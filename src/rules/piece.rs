@@ -327,9 +327,22 @@ pub mod dirs {
     pub const KNIGHT: &[Dir] = &[(1, 2), (-1, 2)];
     /// The 16 squares two king steps away: the lion's jumps.
     pub const LION_JUMPS: &[Dir] = &[
-        (-2, -2), (-1, -2), (0, -2), (1, -2), (2, -2),
-        (-2, -1), (2, -1), (-2, 0), (2, 0), (-2, 1), (2, 1),
-        (-2, 2), (-1, 2), (0, 2), (1, 2), (2, 2),
+        (-2, -2),
+        (-1, -2),
+        (0, -2),
+        (1, -2),
+        (2, -2),
+        (-2, -1),
+        (2, -1),
+        (-2, 0),
+        (2, 0),
+        (-2, 1),
+        (2, 1),
+        (-2, 2),
+        (-1, 2),
+        (0, 2),
+        (1, 2),
+        (2, 2),
     ];
     /// Jumps to the second square orthogonally (dabbaba).
     pub const ORTHOGONAL_TWO: &[Dir] = &[(0, 2), (0, -2), (2, 0), (-2, 0)];

@@ -703,10 +703,7 @@ impl Position {
     /// hands swapped, the other side to move.
     pub fn flipped(&self) -> Position {
         let g = &self.variant.geometry;
-        let pieces: Vec<(Square, Piece)> = self
-            .pieces()
-            .map(|(sq, p)| (g.rotate(sq), Piece { color: p.color.opponent(), ..p }))
-            .collect();
+        let pieces: Vec<(Square, Piece)> = self.pieces().map(|(sq, p)| (g.rotate(sq), Piece { color: p.color.opponent(), ..p })).collect();
         let hands = [self.hands[1].map(u32::from), self.hands[0].map(u32::from)];
         let counter_strike = self.counter_strike.map(|sq| g.rotate(sq));
         Position::from_parts(self.variant, &pieces, self.side.opponent(), hands, counter_strike, self.move_number)

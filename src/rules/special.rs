@@ -2,18 +2,26 @@
 //! has it: lion power (igui, double capture, hit-and-run, the pass), area moves, range-jumps,
 //! skipping rides, the step out and back that burns, and chu's lion-trading rules.
 
+use super::faces::{direction_offset, FaceMoves};
 use super::geometry::Square;
 use super::movegen::{Blockers, CellSet, NearSet};
 use super::moves::{Move, MoveList};
 use super::piece::{Cell, LionPower, Movement, UNLIMITED};
 use super::position::Position;
-use super::faces::{direction_offset, FaceMoves};
 
 impl Position {
     /// Every move of the piece `cell` on `from` in a variant where check does not matter, one
     /// per effect (`open`: the neighbouring squares that are neither its own side's pieces nor
     /// walls). Returns whether the piece could pass (step out and back changing nothing).
-    pub(super) fn large_piece_moves(&self, out: &mut MoveList, from: Square, cell: Cell, moves: &FaceMoves, open: u64, blockers: &Blockers) -> bool {
+    pub(super) fn large_piece_moves(
+        &self,
+        out: &mut MoveList,
+        from: Square,
+        cell: Cell,
+        moves: &FaceMoves,
+        open: u64,
+        blockers: &Blockers,
+    ) -> bool {
         let v = self.variant();
         let m = v.faces.movement(cell.face());
         // Two parts of a move reach the same square only near the origin (checked when the
@@ -148,7 +156,15 @@ impl Position {
 
     /// Area moves: up to `steps` king steps through empty squares (the origin counts as empty),
     /// ending on an empty square or on the first enemy met (tenjiku-shogi.md §5.2).
-    fn area_moves(&self, out: &mut MoveList, from: Square, cell: Cell, steps: u8, blockers: &Blockers, accept: &mut impl FnMut(Square) -> bool) {
+    fn area_moves(
+        &self,
+        out: &mut MoveList,
+        from: Square,
+        cell: Cell,
+        steps: u8,
+        blockers: &Blockers,
+        accept: &mut impl FnMut(Square) -> bool,
+    ) {
         let v = self.variant();
         let promotion = self.promotion_options(from, cell);
         let (mut reached, enemy) = blockers.area(from, steps);
@@ -257,8 +273,7 @@ impl Position {
         let mover_is_lion = v.faces.is_lion(self.cell(from).face());
         // A first victim worth more than a pawn or go-between makes any lion capture legal.
         let bridge = mid.is_some_and(|m| {
-            self.piece_at(m)
-                .is_some_and(|p| p.color != us && (p.promoted || !matches!(v.piece_spec(p.ptype).abbr, "P" | "GB")))
+            self.piece_at(m).is_some_and(|p| p.color != us && (p.promoted || !matches!(v.piece_spec(p.ptype).abbr, "P" | "GB")))
         });
         victims.into_iter().flatten().filter(|&sq| is_enemy_lion(sq)).all(|sq| {
             if !mover_is_lion {
@@ -282,7 +297,9 @@ impl Position {
             c.is_piece()
                 && c.color() == owner
                 && m != target
-                && v.geometry.direction(m, target).is_some_and(|d| v.geometry.king_distance(m, target) == 1 && v.faces.reach(owner, c.face(), d) >= 1)
+                && v.geometry
+                    .direction(m, target)
+                    .is_some_and(|d| v.geometry.king_distance(m, target) == 1 && v.faces.reach(owner, c.face(), d) >= 1)
         })
     }
 }

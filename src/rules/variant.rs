@@ -167,10 +167,7 @@ impl FromStr for VariantId {
     type Err = UnknownVariant;
 
     fn from_str(name: &str) -> Result<Self, Self::Err> {
-        VariantId::ALL
-            .into_iter()
-            .find(|v| v.name() == name)
-            .ok_or_else(|| UnknownVariant { name: name.to_string() })
+        VariantId::ALL.into_iter().find(|v| v.name() == name).ok_or_else(|| UnknownVariant { name: name.to_string() })
     }
 }
 
@@ -260,4 +257,3 @@ fn max_in_hand(spec: &VariantSpec) -> Vec<u8> {
         })
         .collect()
 }
-

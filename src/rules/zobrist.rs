@@ -35,9 +35,7 @@ impl Zobrist {
         let mut keys = SplitMix64::new(0x5EED_0F5E_0000_0000 ^ (id as u64).wrapping_mul(splitmix::GAMMA));
         let faces = 2 * piece_types;
         let pieces = (0..2 * faces * MAX_CELLS).map(|_| keys.next_u64()).collect();
-        let hands = (0..2 * piece_types * MAX_HAND_KEYS)
-            .map(|i| if i % MAX_HAND_KEYS == 0 { 0 } else { keys.next_u64() })
-            .collect();
+        let hands = (0..2 * piece_types * MAX_HAND_KEYS).map(|i| if i % MAX_HAND_KEYS == 0 { 0 } else { keys.next_u64() }).collect();
         let side = keys.next_u64();
         let counter_strike = (0..MAX_CELLS).map(|_| keys.next_u64()).collect();
         Zobrist { pieces, faces, hands, piece_types, side, counter_strike }

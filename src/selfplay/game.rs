@@ -9,7 +9,7 @@ use rand_chacha::ChaCha8Rng;
 use super::config::SelfplayConfig;
 use crate::mcts::{Search, SearchConfig};
 use crate::nn::Evaluation;
-use crate::replay::{ReplayEnding, ReplayGame, GameResult, MoveRecord};
+use crate::replay::{GameResult, MoveRecord, ReplayEnding, ReplayGame};
 use crate::rules::notation::{coord, sfen};
 use crate::rules::{Color, Game};
 
@@ -53,8 +53,13 @@ impl SelfplayGame {
     pub fn new(start: Game, search: SearchConfig, config: SelfplayConfig, seed: u64) -> SelfplayGame {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let resignation_disabled = config.resign_threshold == 0.0 || rng.random::<f32>() < config.resign_audit_fraction;
-        let opponent = (config.league_fraction > 0.0 && rng.random::<f32>() < config.league_fraction)
-            .then(|| if rng.random::<bool>() { Color::Black } else { Color::White });
+        let opponent = (config.league_fraction > 0.0 && rng.random::<f32>() < config.league_fraction).then(|| {
+            if rng.random::<bool>() {
+                Color::Black
+            } else {
+                Color::White
+            }
+        });
         let mut game = SelfplayGame {
             config,
             // The royal guard is for play: self-play learns from where leaving the king en
@@ -146,9 +151,7 @@ impl SelfplayGame {
             self.search = Search::new(self.search.game().clone(), *self.search.config());
         }
         match self.search.game().outcome() {
-            Some(outcome) => {
-                self.result = Some(GameResult { winner: outcome.winner.map(Into::into), reason: outcome.reason.into() })
-            }
+            Some(outcome) => self.result = Some(GameResult { winner: outcome.winner.map(Into::into), reason: outcome.reason.into() }),
             None => self.begin_search(),
         }
     }

@@ -16,7 +16,7 @@ use super::game::{FinishedGame, SelfplayGame, Step};
 use crate::mcts::{EvaluatorError, Model, SearchConfig};
 use crate::nn::Network;
 use crate::openings::{read_openings, OpeningError};
-use crate::replay::{self, ReplayGame, ReplayError, Side};
+use crate::replay::{self, ReplayError, ReplayGame, Side};
 use crate::rules::{Game, GameRules, Position, VariantId};
 use crate::splitmix;
 

@@ -14,7 +14,7 @@ use super::batch::BatchBuilder;
 use super::optimizer::Optimizer;
 use super::{TrainConfig, TrainError, Trainer};
 use crate::nn::Network;
-use crate::replay::{self, ReplayGame, GameResult, MoveRecord, ReplayWindow, WindowConfig};
+use crate::replay::{self, GameResult, MoveRecord, ReplayGame, ReplayWindow, WindowConfig};
 use crate::rules::notation::{coord, sfen};
 use crate::rules::{Game, GameRules, Position, VariantId};
 
@@ -65,12 +65,7 @@ pub fn write_random_games(variant: VariantId, games: usize, ply_cap: u32, seed: 
 
 /// Measures the trainer on the replay files in `dir` and on one prepared batch, `duration`
 /// each after a warm-up of a few steps. `make_network` builds the same network for both.
-pub fn measure(
-    make_network: &dyn Fn() -> Network,
-    config: TrainConfig,
-    dir: &Path,
-    duration: Duration,
-) -> Result<TrainRate, TrainError> {
+pub fn measure(make_network: &dyn Fn() -> Network, config: TrainConfig, dir: &Path, duration: Duration) -> Result<TrainRate, TrainError> {
     let network = make_network();
     let variant = network.variant();
     let mut window = ReplayWindow::new(dir, variant, WindowConfig { max_positions: config.window_positions, max_reuse: 1e9 })?;

@@ -113,7 +113,10 @@ impl TrainConfig {
         if !(self.batch_size..=self.window_positions).contains(&self.min_window_positions) {
             return fail(
                 "min_window_positions",
-                format!("{} is not between batch_size ({}) and window_positions ({})", self.min_window_positions, self.batch_size, self.window_positions),
+                format!(
+                    "{} is not between batch_size ({}) and window_positions ({})",
+                    self.min_window_positions, self.batch_size, self.window_positions
+                ),
             );
         }
         if self.checkpoint_every == 0 {

@@ -76,8 +76,7 @@ pub fn plot(run_dir: &Path, title: &str) -> Result<Vec<PathBuf>, PlotError> {
         .series("moves left", series(|l| l.moves_left_loss))
         .write_png(&losses)?;
     let selfplay = run_dir.join("selfplay.png");
-    let played: Vec<(f64, f64)> =
-        lines.iter().filter(|l| l.game_length > 0.0).map(|l| (l.step as f64, l.game_length)).collect();
+    let played: Vec<(f64, f64)> = lines.iter().filter(|l| l.game_length > 0.0).map(|l| (l.step as f64, l.game_length)).collect();
     LineChart::new(format!("{title}: self-play"), "training step", "plies per game").series("game length", played).write_png(&selfplay)?;
     let mut charts = vec![losses, selfplay];
     let gated: Vec<(f64, f64)> = lines.iter().filter_map(|l| Some((l.step as f64, l.gate_score?))).collect();

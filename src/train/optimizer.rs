@@ -28,13 +28,7 @@ const EPSILON: f64 = 1e-8;
 impl Optimizer {
     /// An optimiser as `config` sets it, with empty state.
     pub fn new(config: &TrainConfig) -> Optimizer {
-        Optimizer {
-            kind: config.optimizer,
-            momentum: config.momentum,
-            weight_decay: config.weight_decay,
-            steps: 0,
-            state: BTreeMap::new(),
-        }
+        Optimizer { kind: config.optimizer, momentum: config.momentum, weight_decay: config.weight_decay, steps: 0, state: BTreeMap::new() }
     }
 
     /// Scales the gradients so their global norm is at most `max_norm` (0: no clipping);
@@ -146,7 +140,11 @@ impl Optimizer {
         };
         for (param, tensors) in parts {
             if tensors.len() != wanted || tensors.keys().copied().ne(0..wanted) {
-                return Err(corrupt(format!("'{param}' has {} state tensors, the {:?} optimiser keeps {wanted}", tensors.len(), config.optimizer)));
+                return Err(corrupt(format!(
+                    "'{param}' has {} state tensors, the {:?} optimiser keeps {wanted}",
+                    tensors.len(),
+                    config.optimizer
+                )));
             }
             optimizer.state.insert(param, tensors.into_values().collect());
         }

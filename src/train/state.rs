@@ -67,8 +67,8 @@ pub fn resume(
     let step = metadata.step;
     let optimizer = Optimizer::load(&train, &optimizer_path(run_dir, step), device)?;
     let state_file = state_path(run_dir, step);
-    let text = std::fs::read_to_string(&state_file)
-        .map_err(|source| TrainError::Io { action: "read", path: state_file.clone(), source })?;
+    let text =
+        std::fs::read_to_string(&state_file).map_err(|source| TrainError::Io { action: "read", path: state_file.clone(), source })?;
     let state: TrainerState =
         serde_json::from_str(&text).map_err(|e| TrainError::State { path: state_file.clone(), message: e.to_string() })?;
     if state.step != step {

@@ -42,12 +42,7 @@ pub fn optimizer_path(run_dir: &Path, step: u64) -> PathBuf {
 impl Trainer {
     /// Trains `network` (float32) from training step `step` with `optimizer`.
     pub fn new(network: Network, optimizer: Optimizer, config: TrainConfig, step: u64) -> Trainer {
-        let mut params: Vec<(String, Tensor)> = network
-            .var_store()
-            .variables()
-            .into_iter()
-            .filter(|(_, t)| t.requires_grad())
-            .collect();
+        let mut params: Vec<(String, Tensor)> = network.var_store().variables().into_iter().filter(|(_, t)| t.requires_grad()).collect();
         params.sort_by(|a, b| a.0.cmp(&b.0));
         Trainer { network, optimizer, config, params, step }
     }
@@ -111,8 +106,7 @@ impl Trainer {
     /// Saves the optimiser state, then the checkpoint of the current step (which moves the
     /// run's `latest` pointer last); returns the checkpoint's metadata path.
     pub fn save(&self, run_dir: &Path) -> Result<PathBuf, CheckpointError> {
-        std::fs::create_dir_all(run_dir)
-            .map_err(|source| CheckpointError::Io { action: "create", path: run_dir.to_path_buf(), source })?;
+        std::fs::create_dir_all(run_dir).map_err(|source| CheckpointError::Io { action: "create", path: run_dir.to_path_buf(), source })?;
         self.optimizer.save(&optimizer_path(run_dir, self.step))?;
         checkpoint::save(&self.network, run_dir, self.step)
     }

@@ -136,7 +136,6 @@ pub fn rays(id: VariantId, s: &str, dirs: &[(i32, i32)]) -> Vec<String> {
 // Random play and consistency checks
 // ---------------------------------------------------------------------------------------------
 
-
 /// The positions of one random game from `start`: the start position first, then the position
 /// after each move, for at most `plies` moves or until the side to move has no move. Captures
 /// are preferred with probability `capture_bias` / 4 so that games reach open, varied
@@ -198,9 +197,7 @@ pub fn rotate_move(id: VariantId, m: Move) -> Move {
     let g = &id.variant().geometry;
     match m {
         Move::Normal { from, to, promote } => Move::Normal { from: g.rotate(from), to: g.rotate(to), promote },
-        Move::TwoLeg { from, mid, to, promote } => {
-            Move::TwoLeg { from: g.rotate(from), mid: g.rotate(mid), to: g.rotate(to), promote }
-        }
+        Move::TwoLeg { from, mid, to, promote } => Move::TwoLeg { from: g.rotate(from), mid: g.rotate(mid), to: g.rotate(to), promote },
         other => other,
     }
 }

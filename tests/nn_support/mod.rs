@@ -33,11 +33,8 @@ pub fn random_game(id: VariantId, seed: u64, max_plies: usize, mut visit: impl F
             return;
         }
         let pos = game.position();
-        let captures: Vec<Move> = moves
-            .iter()
-            .copied()
-            .filter(|m| matches!(m, Move::Normal { to, .. } if pos.piece_at(*to).is_some()))
-            .collect();
+        let captures: Vec<Move> =
+            moves.iter().copied().filter(|m| matches!(m, Move::Normal { to, .. } if pos.piece_at(*to).is_some())).collect();
         let mv = if seed % 2 == 1 && !captures.is_empty() { captures[rng.below(captures.len())] } else { moves[rng.below(moves.len())] };
         game.play(mv).expect("a legal move plays");
     }

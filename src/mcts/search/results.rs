@@ -139,7 +139,9 @@ impl Search {
         }
         let mut pv = Vec::new();
         let mut id = ROOT;
-        while let Some(best) = self.tree.node(id).children().filter(|&c| self.tree.node(c).visits > 0).max_by_key(|&c| self.tree.node(c).visits) {
+        while let Some(best) =
+            self.tree.node(id).children().filter(|&c| self.tree.node(c).visits > 0).max_by_key(|&c| self.tree.node(c).visits)
+        {
             pv.push(self.tree.node(best).mv);
             id = best;
         }

@@ -225,10 +225,7 @@ fn sigma_q(tree: &Tree, config: &SearchConfig, id: NodeId) -> Vec<f32> {
     let total: u32 = children.iter().map(|c| c.visits).sum();
     let max_visits = children.iter().map(|c| c.visits).max().unwrap_or(0);
     let visited_prior: f32 = children.iter().filter(|c| c.visits > 0).map(|c| c.prior.max(f32::MIN_POSITIVE)).sum();
-    let weighted_q: f32 = children
-        .iter()
-        .filter_map(|c| c.q().map(|q| c.prior.max(f32::MIN_POSITIVE) * q))
-        .sum::<f32>()
+    let weighted_q: f32 = children.iter().filter_map(|c| c.q().map(|q| c.prior.max(f32::MIN_POSITIVE) * q)).sum::<f32>()
         / visited_prior.max(f32::MIN_POSITIVE);
     let mixed = (node.raw_value + total as f32 * weighted_q) / (total as f32 + 1.0);
     let completed: Vec<f32> = children.iter().map(|c| c.q().unwrap_or(mixed)).collect();

@@ -23,13 +23,9 @@ pub fn write(v: &Variant, mv: Move) -> String {
             format!("{}{}{}", g.square_name(from), g.square_name(to), if promote { "+" } else { "" })
         }
         Move::Drop { piece, to } => format!("{}*{}", v.piece_spec(piece).abbr, g.square_name(to)),
-        Move::TwoLeg { from, mid, to, promote } => format!(
-            "{}{}{}{}",
-            g.square_name(from),
-            g.square_name(mid),
-            g.square_name(to),
-            if promote { "+" } else { "" }
-        ),
+        Move::TwoLeg { from, mid, to, promote } => {
+            format!("{}{}{}{}", g.square_name(from), g.square_name(mid), g.square_name(to), if promote { "+" } else { "" })
+        }
         Move::Pass => "pass".to_string(),
         Move::Declare => "declare".to_string(),
     }
@@ -88,9 +84,9 @@ pub fn parse(pos: &Position, text: &str) -> Result<Move, MoveError> {
             if to != from {
                 Some(Move::Normal { from, to, promote }).filter(|m| legal.contains(m))
             } else if pos.can_step_out_via(from, mid) {
-                let own = legal.iter().copied().find(|m| {
-                    matches!(*m, Move::TwoLeg { from: f, mid: m2, to: t, .. } if f == from && t == from && pos.piece_at(m2).is_none())
-                });
+                let own = legal.iter().copied().find(
+                    |m| matches!(*m, Move::TwoLeg { from: f, mid: m2, to: t, .. } if f == from && t == from && pos.piece_at(m2).is_none()),
+                );
                 own.or(Some(Move::Pass).filter(|m| legal.contains(m)))
             } else {
                 None

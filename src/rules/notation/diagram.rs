@@ -53,11 +53,8 @@ pub fn draw(pos: &Position, marked: &[Square], style: PieceStyle) -> String {
     let g = &v.geometry;
     let use_kanji = style == PieceStyle::Kanji && has_kanji(v.id);
     // Letters: a column per character, the widest token decides. Kanji: side mark plus two columns.
-    let width = if use_kanji {
-        3
-    } else {
-        v.spec.pieces.iter().map(|p| p.abbr.len() + usize::from(p.promotion.is_some())).max().unwrap_or(1)
-    };
+    let width =
+        if use_kanji { 3 } else { v.spec.pieces.iter().map(|p| p.abbr.len() + usize::from(p.promotion.is_some())).max().unwrap_or(1) };
     let mut out = String::new();
     out.push_str(&hand_line(pos, Color::White, use_kanji));
     out.push_str("   ");

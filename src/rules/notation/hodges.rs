@@ -30,9 +30,10 @@ pub fn write(pos: &Position, legal: &MoveList, mv: Move) -> String {
             _ => None,
         }
     };
-    let ambiguous = legal.iter().filter_map(|&m| route(m)).any(|(f, m, t)| {
-        f != from && m == mid && (t == to || (mid.is_some() && t == f && to == from)) && pos.piece_at(f) == Some(piece)
-    });
+    let ambiguous = legal
+        .iter()
+        .filter_map(|&m| route(m))
+        .any(|(f, m, t)| f != from && m == mid && (t == to || (mid.is_some() && t == f && to == from)) && pos.piece_at(f) == Some(piece));
     let mut text = pos.piece_name(piece);
     if ambiguous {
         text.push_str(&g.square_name(from));

@@ -69,11 +69,9 @@ pub fn parse(variant: &'static Variant, text: &str) -> Result<Position, SfenErro
     };
     let move_number = match fields.get(3) {
         None => 1,
-        Some(n) => n
-            .parse::<u32>()
-            .ok()
-            .filter(|&n| n > 0 && n < u32::MAX / 2)
-            .ok_or_else(|| SfenError::BadMoveNumber { found: n.to_string() })?,
+        Some(n) => {
+            n.parse::<u32>().ok().filter(|&n| n > 0 && n < u32::MAX / 2).ok_or_else(|| SfenError::BadMoveNumber { found: n.to_string() })?
+        }
     };
     Ok(Position::from_parts(variant, &pieces, side, hands, counter_strike, move_number)?)
 }

@@ -63,8 +63,7 @@ pub fn parse_square(g: &Geometry, text: &str) -> Option<Square> {
     let mut chars = text.chars();
     let letter = chars.next().filter(char::is_ascii_lowercase)?;
     let digits = chars.as_str();
-    let valid_digits =
-        (1..=2).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit()) && !digits.starts_with('0');
+    let valid_digits = (1..=2).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit()) && !digits.starts_with('0');
     if !valid_digits {
         return None;
     }
@@ -81,14 +80,9 @@ pub fn write(v: &Variant, mv: Move) -> String {
         Move::Normal { from, to, promote } => {
             format!("{}{}{}", square_name(g, from), square_name(g, to), promotion(promote))
         }
-        Move::TwoLeg { from, mid, to, promote } => format!(
-            "{}{},{}{}{}",
-            square_name(g, from),
-            square_name(g, mid),
-            square_name(g, mid),
-            square_name(g, to),
-            promotion(promote)
-        ),
+        Move::TwoLeg { from, mid, to, promote } => {
+            format!("{}{},{}{}{}", square_name(g, from), square_name(g, mid), square_name(g, mid), square_name(g, to), promotion(promote))
+        }
         Move::Drop { piece, to } => format!("{}@{}", v.piece_spec(piece).abbr, square_name(g, to)),
         Move::Pass => "@@@@".to_string(),
         Move::Declare => "declare".to_string(),
@@ -114,9 +108,7 @@ pub fn parse(pos: &Position, text: &str) -> Result<Move, MoveError> {
 fn to_coordinate(v: &Variant, text: &str) -> Result<String, MoveError> {
     let syntax = |reason: &str| MoveError::Syntax { text: text.to_string(), reason: reason.to_string() };
     let g = &v.geometry;
-    let square = |name: &str| {
-        parse_square(g, name).map(|sq| g.square_name(sq)).ok_or_else(|| syntax(&format!("'{name}' is not a square")))
-    };
+    let square = |name: &str| parse_square(g, name).map(|sq| g.square_name(sq)).ok_or_else(|| syntax(&format!("'{name}' is not a square")));
     if text == "@@@@" {
         return Ok("pass".to_string());
     }

@@ -10,7 +10,14 @@ const fn gold_promotion(name: &'static str) -> Option<Promotion> {
 const PIECES: &[PieceSpec] = &[
     PieceSpec { name: "King", abbr: "K", movement: moves::KING, promotion: None, royal: true, points: 0 },
     PieceSpec { name: "Gold general", abbr: "G", movement: moves::GOLD, promotion: None, royal: false, points: 0 },
-    PieceSpec { name: "Silver general", abbr: "S", movement: moves::SILVER, promotion: gold_promotion("Promoted silver"), royal: false, points: 0 },
+    PieceSpec {
+        name: "Silver general",
+        abbr: "S",
+        movement: moves::SILVER,
+        promotion: gold_promotion("Promoted silver"),
+        royal: false,
+        points: 0,
+    },
     PieceSpec {
         name: "Copper general",
         abbr: "C",

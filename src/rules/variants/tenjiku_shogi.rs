@@ -6,7 +6,8 @@ use crate::rules::piece::{dirs, moves, promotes_to, LionPower, Movement, PieceSp
 use crate::rules::variant::{BareKingRule, Legality, PromotionRule, RepetitionRule, VariantSpec};
 
 const GREAT_GENERAL: Movement = Movement { rides: &[Ride { dirs: dirs::ALL, range: UNLIMITED }], jump_rank: 3, ..Movement::NONE };
-const VICE_GENERAL: Movement = Movement { rides: &[Ride { dirs: dirs::DIAGONAL, range: UNLIMITED }], jump_rank: 2, area: 3, ..Movement::NONE };
+const VICE_GENERAL: Movement =
+    Movement { rides: &[Ride { dirs: dirs::DIAGONAL, range: UNLIMITED }], jump_rank: 2, area: 3, ..Movement::NONE };
 const FREE_EAGLE: Movement = Movement {
     rides: &[Ride { dirs: dirs::ALL, range: UNLIMITED }],
     leaps: &[(0, 2), (0, -2), (2, 0), (-2, 0), (2, 2), (-2, 2), (2, -2), (-2, -2)],
@@ -72,15 +73,41 @@ const PIECES: &[PieceSpec] = &[
     large::KING,
     piece("Great general", "GG", GREAT_GENERAL, None),
     piece("Vice general", "VG", VICE_GENERAL, None),
-    piece("Rook general", "RG", Movement { rides: &[Ride { dirs: dirs::ORTHOGONAL, range: UNLIMITED }], jump_rank: 1, ..Movement::NONE }, promotes_to("Great general", GREAT_GENERAL)),
-    piece("Bishop general", "BG", Movement { rides: &[Ride { dirs: dirs::DIAGONAL, range: UNLIMITED }], jump_rank: 1, ..Movement::NONE }, promotes_to("Vice general", VICE_GENERAL)),
+    piece(
+        "Rook general",
+        "RG",
+        Movement { rides: &[Ride { dirs: dirs::ORTHOGONAL, range: UNLIMITED }], jump_rank: 1, ..Movement::NONE },
+        promotes_to("Great general", GREAT_GENERAL),
+    ),
+    piece(
+        "Bishop general",
+        "BG",
+        Movement { rides: &[Ride { dirs: dirs::DIAGONAL, range: UNLIMITED }], jump_rank: 1, ..Movement::NONE },
+        promotes_to("Vice general", VICE_GENERAL),
+    ),
     piece("Free eagle", "FE", FREE_EAGLE, None),
     piece("Lion hawk", "LH", LION_HAWK, None),
     piece("Fire demon", "FD", FIRE_DEMON, None),
     piece("Queen", "Q", QUEEN_MOVE, promotes_to("Free eagle", FREE_EAGLE)),
     piece("Lion", "Ln", LION_MOVE, promotes_to("Lion hawk", LION_HAWK)),
-    piece("Soaring eagle", "SE", SOARING_EAGLE_MOVE, promotes_to("Rook general", Movement { rides: &[Ride { dirs: dirs::ORTHOGONAL, range: UNLIMITED }], jump_rank: 1, ..Movement::NONE })),
-    piece("Horned falcon", "HF", HORNED_FALCON_MOVE, promotes_to("Bishop general", Movement { rides: &[Ride { dirs: dirs::DIAGONAL, range: UNLIMITED }], jump_rank: 1, ..Movement::NONE })),
+    piece(
+        "Soaring eagle",
+        "SE",
+        SOARING_EAGLE_MOVE,
+        promotes_to(
+            "Rook general",
+            Movement { rides: &[Ride { dirs: dirs::ORTHOGONAL, range: UNLIMITED }], jump_rank: 1, ..Movement::NONE },
+        ),
+    ),
+    piece(
+        "Horned falcon",
+        "HF",
+        HORNED_FALCON_MOVE,
+        promotes_to(
+            "Bishop general",
+            Movement { rides: &[Ride { dirs: dirs::DIAGONAL, range: UNLIMITED }], jump_rank: 1, ..Movement::NONE },
+        ),
+    ),
     piece("Water buffalo", "WB", WATER_BUFFALO, promotes_to("Fire demon", FIRE_DEMON)),
     piece("Chariot soldier", "CS", CHARIOT_SOLDIER, promotes_to("Heavenly tetrarch", HEAVENLY_TETRARCH)),
     piece("Vertical soldier", "VS", VERTICAL_SOLDIER, promotes_to("Chariot soldier", CHARIOT_SOLDIER)),
@@ -97,7 +124,12 @@ const PIECES: &[PieceSpec] = &[
     large::GOLD,
     large::SILVER,
     large::COPPER,
-    piece("Iron general", "I", Movement { rides: &[Ride { dirs: dirs::FORWARD_THREE, range: 1 }], ..Movement::NONE }, promotes_to("Vertical soldier", VERTICAL_SOLDIER)),
+    piece(
+        "Iron general",
+        "I",
+        Movement { rides: &[Ride { dirs: dirs::FORWARD_THREE, range: 1 }], ..Movement::NONE },
+        promotes_to("Vertical soldier", VERTICAL_SOLDIER),
+    ),
     piece("Knight", "N", moves::KNIGHT, promotes_to("Side soldier", SIDE_SOLDIER)),
     piece("Vertical mover", "VM", VERTICAL_MOVER_MOVE, large::VERTICAL_MOVER.promotion),
     piece("Side mover", "SM", SIDE_MOVER_MOVE, large::SIDE_MOVER.promotion),
