@@ -9,6 +9,8 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 eval "$("$root/scripts/setup.sh")"
 cd "$root"
+# Debian installs the engines (fairy-stockfish, hachu) in /usr/games.
+[ -d /usr/games ] && export PATH="$PATH:/usr/games"
 features=()
 if command -v fairy-stockfish >/dev/null && command -v hachu >/dev/null; then
   features+=(outside-engines)
