@@ -516,7 +516,7 @@ mod tests {
                         _ => legal[(rng.next_u64() % legal.len() as u64) as usize],
                     };
                     // Alternate the checked and the unchecked walk.
-                    if game.ply() % 2 == 0 {
+                    if game.ply().is_multiple_of(2) {
                         game.play(mv).expect("a legal move");
                     } else {
                         game.play_unchecked(mv);
