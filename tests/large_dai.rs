@@ -255,6 +255,36 @@ fn second_pass_allowed_in_check() {
     assert_eq!(g.outcome(), None);
 }
 
+/// §7.2 after irreversible moves: a capture or a promotion makes every earlier position
+/// unreachable, but the positions since then can still be recreated, however far back the
+/// capture was. Black lion 8h, rook 5h, pawn 4f; White lion 8b, pawn 5f. After 5h5f (capture) and
+/// White's pass, Black's pass would recreate the position after the capture; after 5h5f 8b8c
+/// 8h8g 8c8b, 8g8h would. The same after the promotion 4f4e+. Right after the capture White may
+/// pass (nothing since the capture has Black to move).
+#[test]
+fn recreation_refused_after_capture_and_promotion() {
+    let pieces = [("2o", "K"), ("8h", "(Ln)"), ("5h", "R"), ("4f", "P"), ("14a", "k"), ("8b", "(ln)"), ("5f", "p")];
+    let mut g = game(DAI, &pieces, "b");
+    play_all(&mut g, "5h5f");
+    assert!(g.legal_moves().contains(&Move::Pass), "no earlier position with Black to move has this board");
+    play_all(&mut g, "pass");
+    assert!(g.position().legal_moves().contains(&Move::Pass));
+    assert!(!g.legal_moves().contains(&Move::Pass), "the pass recreates the position after the capture");
+    assert!(g.play_text("pass").is_err());
+
+    for irreversible in ["5h5f", "4f4e+"] {
+        let mut g = game(DAI, &pieces, "b");
+        play_all(&mut g, &format!("{irreversible} 8b8c 8h8g 8c8b"));
+        let back = shogi_zero::rules::notation::coord::parse(g.position(), "8g8h").unwrap();
+        assert!(g.position().legal_moves().contains(&back));
+        assert!(!g.legal_moves().contains(&back), "8g8h recreates the position after {irreversible}");
+        assert!(g.play_text("8g8h").is_err());
+        // Another way back to the same board with the other side to move is no recreation.
+        play_all(&mut g, "pass 8b8c 8g8h");
+        assert_eq!(g.outcome(), None);
+    }
+}
+
 /// §7.2 last bullet and §7.1: a player whose every move is forbidden by the repetition rule loses.
 /// White: king 15o, golds on the rest of rank o, iron generals on all of rank n (all immobile:
 /// irons step forward onto rank o, golds sideways or back onto own pieces), and a go-between on

@@ -609,6 +609,28 @@ fn second_pass_in_a_row_is_illegal() {
     assert!(g.play_text("pass").is_err());
 }
 
+/// §7.2 after a burn: the burn makes every earlier position unreachable, but the positions since
+/// then can still be recreated. Black fire demon 8k moves to 8i and burns the White pawn on 9h;
+/// after White's pass, Black's lion pass would recreate the position after the burn; after 8k8i
+/// 12c12d 3m3n 12d12c, 3n3m would.
+#[test]
+fn recreation_refused_after_a_burn() {
+    let pieces = [("1p", "K"), ("8k", "(FD)"), ("3m", "(Ln)"), ("16a", "k"), ("9h", "p"), ("12c", "(ln)")];
+    let mut g = game(TENJIKU, &pieces, "b");
+    play_all(&mut g, "8k8i");
+    assert_eq!(g.position().non_royal_count(Color::White), 1, "the pawn was burned");
+    play_all(&mut g, "pass");
+    assert!(g.position().legal_moves().contains(&Move::Pass));
+    assert!(!g.legal_moves().contains(&Move::Pass), "the pass recreates the position after the burn");
+
+    let mut g = game(TENJIKU, &pieces, "b");
+    play_all(&mut g, "8k8i 12c12d 3m3n 12d12c");
+    let back = shogi_zero::rules::notation::coord::parse(g.position(), "3n3m").unwrap();
+    assert!(g.position().legal_moves().contains(&back));
+    assert!(!g.legal_moves().contains(&back), "3n3m recreates the position after the burn");
+    assert!(g.play_text("3n3m").is_err());
+}
+
 // ---------------------------------------------------------------------------------------------
 // Random play consistency (README §4 move identity, make/unmake, SFEN, colour symmetry)
 // ---------------------------------------------------------------------------------------------

@@ -100,6 +100,9 @@ pub struct Game {
     moves: Vec<Move>,
     /// Hash of the position after each ply, the start position first.
     hashes: Vec<u64>,
+    /// The index in `hashes` of the position after the last irreversible move (0 if none): no
+    /// move can recreate a position before it (see [`Game::irreversible`]).
+    reversible_from: usize,
     /// The current position's legal board moves (history rules applied), generated when it is settled.
     legal: MoveList,
     outcome: Option<Outcome>,
@@ -112,6 +115,7 @@ impl Game {
             rules,
             position: start.clone(),
             hashes: vec![start.hash()],
+            reversible_from: 0,
             start,
             moves: Vec::new(),
             legal: MoveList::new(),
@@ -173,22 +177,48 @@ impl Game {
     /// The position's legal moves less those the history forbids: in dai and tenjiku a move
     /// may not recreate an earlier position unless the mover is in check (asked only when a
     /// move would: there the check test costs a move generation).
+    ///
+    /// Only the positions since the last irreversible move with the opponent to move can be
+    /// recreated (`reversible_from`); where there are none the filter is skipped, and
+    /// otherwise each move's hash comes from [`Position::hash_after`] without playing it.
     fn board_legal_moves(&self) -> MoveList {
         let pos = &self.position;
         let mut moves = pos.legal_moves();
         if pos.variant().spec.repetition == RepetitionRule::NoRecreation {
-            let mut scratch = pos.clone();
+            let now = self.hashes.len() - 1;
+            // The first position at or after `reversible_from` with the opponent to move, as
+            // after a move: every other one from there on.
+            let first = self.reversible_from + (now + 1 - self.reversible_from) % 2;
+            if first > now {
+                return moves;
+            }
+            let candidates = &self.hashes[first..=now];
+            let mut scratch: Option<Position> = None;
             let mut recreates = |mv: Move| {
-                let undo = scratch.play_unchecked(mv);
-                let old = self.hashes.contains(&scratch.hash());
-                scratch.unmake(mv, undo);
-                old
+                let hash = pos.hash_after(mv).unwrap_or_else(|| {
+                    let scratch = scratch.get_or_insert_with(|| pos.clone());
+                    let undo = scratch.play_unchecked(mv);
+                    let hash = scratch.hash();
+                    scratch.unmake(mv, undo);
+                    hash
+                });
+                candidates.iter().step_by(2).any(|&h| h == hash)
             };
             if moves.iter().any(|&mv| recreates(mv)) && !pos.in_check(pos.side_to_move()) {
                 moves.retain(|&mv| !recreates(mv));
             }
         }
         moves
+    }
+
+    /// Whether `mv`, which just left `pieces_before` pieces on the board, can never be undone:
+    /// it captured or burned a piece (the board's piece count fell) or promoted (no piece
+    /// turns back). Where captured pieces go to the hand and come back as drops, nothing is
+    /// irreversible.
+    fn irreversible(&self, pieces_before: u32, mv: Move) -> bool {
+        !self.position.variant().spec.drops
+            && (matches!(mv, Move::Normal { promote: true, .. } | Move::TwoLeg { promote: true, .. })
+                || board_pieces(&self.position) < pieces_before)
     }
 
     /// Reads a move in coordinate notation (routes with the same effect read as one move, see
@@ -237,8 +267,12 @@ impl Game {
         if mv == Move::Declare {
             return;
         }
+        let pieces_before = board_pieces(&self.position);
         self.position.play_unchecked(mv);
         self.hashes.push(self.position.hash());
+        if self.irreversible(pieces_before, mv) {
+            self.reversible_from = self.hashes.len() - 1;
+        }
     }
 
     /// Generates the current position's legal moves and decides whether the game has ended,
@@ -386,6 +420,11 @@ impl Game {
     }
 }
 
+/// The number of pieces on the board.
+fn board_pieces(pos: &Position) -> u32 {
+    Color::ALL.iter().map(|&c| pos.royal_count(c) as u32 + pos.non_royal_count(c) as u32).sum()
+}
+
 /// Chu shogi's bare-king and lone-royals rules (chu-shogi.md §8.2, lishogi), applied to the
 /// position before the side to move plays.
 fn chu_bare_king(pos: &Position) -> Option<Outcome> {
@@ -417,4 +456,78 @@ fn chu_bare_king(pos: &Position) -> Option<Outcome> {
     }
     let lone_royals = live.len() == 2 && Color::ALL.iter().all(|&c| royals(c) == 1 && !pos.in_check(c));
     lone_royals.then_some(Outcome { winner: None, reason: EndReason::BareKing })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::variant::VariantId;
+    use crate::splitmix::SplitMix64;
+
+    /// The no-recreation filter as first written: every legal move played and taken back, its
+    /// hash looked up among all earlier positions.
+    fn reference_legal(game: &Game) -> MoveList {
+        let pos = &game.position;
+        let mut moves = pos.legal_moves();
+        let mut scratch = pos.clone();
+        let mut recreates = |mv: Move| {
+            let undo = scratch.play_unchecked(mv);
+            let old = game.hashes.contains(&scratch.hash());
+            scratch.unmake(mv, undo);
+            old
+        };
+        if moves.iter().any(|&mv| recreates(mv)) && !pos.in_check(pos.side_to_move()) {
+            moves.retain(|&mv| !recreates(mv));
+        }
+        moves
+    }
+
+    /// In seeded dai and tenjiku games that often step back, pass or repeat a move (so that
+    /// recreations are offered again and again, long after captures and promotions), the legal
+    /// moves after every ply are those of the full filter, and the filter both refused moves and
+    /// was skipped.
+    #[test]
+    fn recreation_filter_matches_full_filter() {
+        for id in [VariantId::DaiShogi, VariantId::TenjikuShogi] {
+            let (mut refused, mut refused_after_irreversible, mut skipped) = (0usize, 0usize, 0usize);
+            for seed in 0..4u64 {
+                let mut rng = SplitMix64::new(0x2EC2 + seed * 17 + id as u64);
+                let mut game = Game::new(Position::start(id), GameRules { ply_cap: 400, declaration: false });
+                while game.outcome().is_none() {
+                    let legal = game.legal_moves();
+                    let reference = reference_legal(&game);
+                    assert_eq!(legal, reference, "{id:?} seed {seed} after {:?}", game.moves());
+                    let offered = game.position().legal_moves().len();
+                    if offered > legal.len() {
+                        refused += 1;
+                        refused_after_irreversible += usize::from(game.reversible_from > 0);
+                    }
+                    let now = game.hashes.len() - 1;
+                    skipped += usize::from(game.reversible_from + (now + 1 - game.reversible_from) % 2 > now);
+                    // Step back (the move before last, reversed), pass, or a random move.
+                    let back = match game.moves().iter().rev().nth(1) {
+                        Some(&Move::Normal { from, to, promote: false }) => Some(Move::Normal { from: to, to: from, promote: false }),
+                        _ => None,
+                    };
+                    let roll = rng.next_u64() % 10;
+                    let mv = match back {
+                        Some(back) if roll < 4 && legal.contains(&back) => back,
+                        _ if roll < 6 && legal.contains(&Move::Pass) => Move::Pass,
+                        _ => legal[(rng.next_u64() % legal.len() as u64) as usize],
+                    };
+                    // Alternate the checked and the unchecked walk.
+                    if game.ply().is_multiple_of(2) {
+                        game.play(mv).expect("a legal move");
+                    } else {
+                        game.play_unchecked(mv);
+                        game.settle();
+                    }
+                }
+            }
+            assert!(
+                refused > 20 && refused_after_irreversible > 10 && skipped > 20,
+                "{id:?}: refused {refused}, after an irreversible move {refused_after_irreversible}, skipped {skipped}"
+            );
+        }
+    }
 }

@@ -513,6 +513,79 @@ impl Position {
         undo
     }
 
+    /// The [`Position::hash`] of the position after `mv`, found without playing it, or `None`
+    /// where the move would burn (tenjiku: it ends next to an enemy fire demon, or a fire demon
+    /// ends next to enemies), whose effect only [`Position::play_unchecked`] works out.
+    /// `mv` must be legal as for [`Position::play_unchecked`]; otherwise the answer means
+    /// nothing. Where it is `Some`, it equals the hash after `play_unchecked(mv)`.
+    pub(crate) fn hash_after(&self, mv: Move) -> Option<u64> {
+        let v = self.variant;
+        let z = &v.zobrist;
+        let us = self.side;
+        let mut hash = self.hash ^ z.side();
+        // Chu's counter-strike square: cleared by every move, set again by a lion capture.
+        let mut removed_lion = None;
+        if let (true, Some(sq)) = (v.spec.lion_trading, self.counter_strike) {
+            hash ^= z.counter_strike(sq);
+        }
+        // The hand counts of the captor's types already raised by this move's first capture.
+        let mut raised: Option<PieceType> = None;
+        let mut capture = |hash: &mut u64, sq: Square, cell: Cell| {
+            *hash ^= z.piece(cell, sq);
+            if v.faces.is_lion(cell.face()) {
+                removed_lion = Some(sq);
+            }
+            if v.spec.drops && !self.is_royal(cell) {
+                let t = cell.face().ptype();
+                let n = self.hands[us.index()][t.index()] + u8::from(raised == Some(t));
+                *hash ^= z.hand(us, t, n) ^ z.hand(us, t, n + 1);
+                raised = Some(t);
+            }
+        };
+        let (from, mid, to, promote) = match mv {
+            Move::Normal { from, to, promote } => (from, None, to, promote),
+            Move::TwoLeg { from, mid, to, promote } => (from, Some(mid), to, promote),
+            Move::Drop { piece, to } => {
+                let n = self.hands[us.index()][piece.index()];
+                let cell = Cell::from_piece(Piece { color: us, ptype: piece, promoted: false });
+                return Some(hash ^ z.hand(us, piece, n) ^ z.hand(us, piece, n - 1) ^ z.piece(cell, to));
+            }
+            Move::Pass | Move::Declare => return Some(hash),
+        };
+        let mover = self.board[from.index()];
+        hash ^= z.piece(mover, from);
+        // Captured on the first leg: its square is empty once the move has landed.
+        let mut mid_taken = None;
+        if let Some(mid) = mid {
+            let cell = self.board[mid.index()];
+            if cell.is_piece() {
+                capture(&mut hash, mid, cell);
+                mid_taken = Some(mid);
+            }
+        }
+        let target = self.board[to.index()];
+        if to != from && target.is_piece() {
+            capture(&mut hash, to, target);
+        }
+        hash ^= z.piece(if promote { mover.promoted() } else { mover }, to);
+        if v.faces.has_burners() {
+            let mover_burns = v.faces.is_burner(mover.face());
+            let burns = v.geometry.king_dirs.iter().map(|&d| to.offset(d)).any(|n| {
+                let cell = self.board[n.index()];
+                Some(n) != mid_taken && cell.is_enemy_of(us) && (mover_burns || v.faces.is_burner(cell.face()))
+            });
+            if burns {
+                return None;
+            }
+        }
+        if v.spec.lion_trading && !v.faces.is_lion(mover.face()) {
+            if let Some(sq) = removed_lion {
+                hash ^= z.counter_strike(sq);
+            }
+        }
+        Some(hash)
+    }
+
     /// Writes `cell` to `sq`, keeping the occupancy sets in step.
     #[inline]
     fn set_cell(&mut self, sq: Square, cell: Cell) {
@@ -733,5 +806,54 @@ impl fmt::Debug for Position {
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&super::notation::sfen::write(self))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::splitmix::SplitMix64;
+
+    /// Over seeded random games of every variant, [`Position::hash_after`] of every legal move
+    /// (drops, passes, two-leg moves, captures into the hand, promotions, chu's counter-strike)
+    /// is the hash after playing it, and is `None` only for moves that burn.
+    #[test]
+    fn hash_after_matches_play() {
+        for id in VariantId::ALL {
+            let (mut known, mut captures, mut burns) = (0usize, 0usize, 0usize);
+            for seed in 0..3u64 {
+                let mut rng = SplitMix64::new(0x4A54 + seed * 31 + id as u64);
+                let mut pos = Position::start(id);
+                for _ in 0..300 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() || pos.royal_count(Color::Black) == 0 || pos.royal_count(Color::White) == 0 {
+                        break;
+                    }
+                    for &mv in &moves {
+                        let mut after = pos.clone();
+                        let undo = after.play_unchecked(mv);
+                        let burned = undo.removed_count > undo.captured_count;
+                        match pos.hash_after(mv) {
+                            Some(hash) => {
+                                assert_eq!(hash, after.hash(), "{id:?} {pos} {mv:?}");
+                                assert!(!burned, "{id:?} {pos} {mv:?}: a hash for a move that burns");
+                                known += 1;
+                                captures += usize::from(undo.captured_count > 0);
+                            }
+                            None => {
+                                assert!(burned, "{id:?} {pos} {mv:?}: None for a move that burns nothing");
+                                burns += 1;
+                            }
+                        }
+                    }
+                    let mv = moves[(rng.next_u64() % moves.len() as u64) as usize];
+                    pos.play_unchecked(mv);
+                }
+            }
+            assert!(known > 1000 && captures > 100, "{id:?}: {known} moves, {captures} captures");
+            if id.variant().faces.has_burners() {
+                assert!(burns > 0, "{id:?}: no burning move met");
+            }
+        }
     }
 }
