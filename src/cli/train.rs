@@ -47,8 +47,8 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
         bail!("config {} is for {}, not {}", config_path.display(), config.variant.name(), variant.name());
     }
     eprintln!("training {} with {} in {}", variant.name(), config_path.display(), run_dir.display());
-    let progress = ProgressBar::new(config.train.total_steps).with_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] step {pos}/{len}  {msg}").expect("valid template").progress_chars("=> "),
+    let progress = ProgressBar::new(pipeline::PROGRESS_SCALE).with_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {percent:>3}%  {msg}").expect("valid template").progress_chars("=> "),
     );
     let train_run = TrainRun { config, run_dir: run_dir.clone(), seed: args.seed };
     let summary = pipeline::train(&train_run, &AtomicBool::new(false), &progress).context("training stopped")?;

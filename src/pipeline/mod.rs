@@ -9,4 +9,4 @@ pub mod gating;
 pub mod league;
 pub mod run;
 
-pub use run::{train, PipelineError, TrainRun, TrainSummary, RUN_CONFIG};
+pub use run::{train, PipelineError, TrainRun, TrainSummary, PROGRESS_SCALE, RUN_CONFIG};

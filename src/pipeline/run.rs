@@ -26,7 +26,7 @@ use crate::train::batch::BatchBuilder;
 use crate::train::metrics::{self, MetricsLine};
 use crate::train::optimizer::Optimizer;
 use crate::train::state::{self, TrainerState};
-use crate::train::{Losses, TrainError, Trainer};
+use crate::train::{Losses, TrainConfig, TrainError, Trainer};
 
 /// The copy of the configuration kept in a run folder.
 pub const RUN_CONFIG: &str = "config.toml";
@@ -142,8 +142,8 @@ pub fn train(run: &TrainRun, stop: &AtomicBool, progress: &ProgressBar) -> Resul
         metrics: run_dir.join(metrics::METRICS_FILE),
         ..TrainSummary::default()
     };
-    progress.set_length(config.train.total_steps);
-    progress.set_position(first_step);
+    progress.set_length(PROGRESS_SCALE);
+    progress.set_position(budget_used(&config.train, first_step, state.elapsed_s));
     let outcome = std::thread::scope(|scope| {
         let selfplay_thread = scope.spawn(|| {
             let evaluators = match &opponent {
@@ -238,7 +238,8 @@ impl Loop<'_> {
             }
             if starved(self.window) {
                 self.progress.set_message(format!(
-                    "waiting for self-play: {} games, window {} positions",
+                    "{}; waiting for self-play: {} games, window {} positions",
+                    budget_text(&train, self.trainer.step_count(), elapsed(session_start)),
                     self.counters.games.load(Ordering::Relaxed),
                     self.window.len()
                 ));
@@ -261,9 +262,10 @@ impl Loop<'_> {
                 *sum += value;
             }
             let step = self.trainer.step_count();
-            self.progress.set_position(step);
+            self.progress.set_position(budget_used(&train, step, elapsed(session_start)));
             self.progress.set_message(format!(
-                "games {}, window {}, {:.0} samples/s, loss policy {:.3} value {:.3}",
+                "{}; games {}, window {}, {:.0} samples/s, loss policy {:.3} value {:.3}",
+                budget_text(&train, step, elapsed(session_start)),
                 self.counters.games.load(Ordering::Relaxed),
                 self.window.len(),
                 (interval.steps * train.batch_size as u64) as f64 / interval.training.as_secs_f64().max(1e-9),
@@ -356,6 +358,27 @@ impl Loop<'_> {
     }
 }
 
+/// The length of the progress bar: the run's budget in thousandths.
+pub const PROGRESS_SCALE: u64 = 1000;
+
+/// How much of the run's budget is used, in thousandths: the share of `total_steps` done or of
+/// `max_minutes` gone, whichever is further along, since the run stops at the first of the two.
+pub fn budget_used(train: &TrainConfig, step: u64, elapsed_s: f64) -> u64 {
+    let by_steps = step as f64 / train.total_steps.max(1) as f64;
+    let by_time = if train.max_minutes > 0.0 { elapsed_s / (train.max_minutes * 60.0) } else { 0.0 };
+    (by_steps.max(by_time).clamp(0.0, 1.0) * PROGRESS_SCALE as f64).round() as u64
+}
+
+/// The step and what ends the run, for the progress line: `step 306 of 100000, 12 of 25 min`.
+pub fn budget_text(train: &TrainConfig, step: u64, elapsed_s: f64) -> String {
+    let steps = format!("step {step} of {}", train.total_steps);
+    if train.max_minutes > 0.0 {
+        format!("{steps}, {:.0} of {} min", elapsed_s / 60.0, train.max_minutes)
+    } else {
+        steps
+    }
+}
+
 /// The configuration as the run folder keeps it.
 fn run_config_text(config: &RunConfig) -> String {
     crate::config::to_toml(config)
@@ -374,4 +397,23 @@ fn write_atomically(path: &Path, text: &str) -> Result<(), PipelineError> {
 fn io(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> PipelineError {
     let path = path.to_path_buf();
     move |source| PipelineError::Io { action, path, source }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{budget_text, budget_used};
+    use crate::train::TrainConfig;
+
+    /// A run capped at 25 minutes shows the minutes when they come first, the steps otherwise.
+    #[test]
+    fn the_progress_shows_whichever_budget_ends_the_run() {
+        let timed = TrainConfig { total_steps: 100_000, max_minutes: 25.0, ..TrainConfig::default() };
+        assert_eq!(budget_used(&timed, 306, 12.5 * 60.0), 500);
+        assert_eq!(budget_used(&timed, 90_000, 60.0), 900);
+        assert_eq!(budget_used(&timed, 306, 40.0 * 60.0), 1000);
+        assert_eq!(budget_text(&timed, 306, 12.5 * 60.0), "step 306 of 100000, 12 of 25 min");
+        let by_steps = TrainConfig { total_steps: 2_000, max_minutes: 0.0, ..TrainConfig::default() };
+        assert_eq!(budget_used(&by_steps, 500, 1e6), 250);
+        assert_eq!(budget_text(&by_steps, 500, 1e6), "step 500 of 2000");
+    }
 }
