@@ -220,20 +220,21 @@ fn bench_train(args: TrainBenchArgs) -> anyhow::Result<ExitCode> {
     println!("network {config} on the CPU, batch {}, {} LibTorch threads, {:.0} s each", args.batch, tch::get_num_threads(), args.seconds);
     println!("{:<18} {:>18} {:>18} {:>7}", "variant", "trainer samples/s", "prepared samples/s", "ratio");
     for id in variants {
-        // A folder of its own for each variant, removed when it goes out of scope.
-        let scratch = scratch_dir("bench-train")?;
+        // Without --replay: random games in a folder of their own, removed when it goes out of scope.
+        let scratch;
         let dir = match &args.replay {
-            Some(dir) => dir.clone(),
+            Some(dir) => dir.as_path(),
             None => {
+                scratch = scratch_dir("bench-train")?;
                 write_random_games(id, 100, 200, 1, scratch.path())?;
-                scratch.path().to_path_buf()
+                scratch.path()
             }
         };
         let make = || {
             tch::manual_seed(1);
             Network::new(id, &config, tch::Device::Cpu).expect("a validated shape builds")
         };
-        let rate = on_fresh_thread(|| measure_trainer(&make, train, &dir, Duration::from_secs_f64(args.seconds)))?;
+        let rate = on_fresh_thread(|| measure_trainer(&make, train, dir, Duration::from_secs_f64(args.seconds)))?;
         println!("{:<18} {:>18.0} {:>18.0} {:>6.1}%", id.name(), rate.trainer, rate.prepared, 100.0 * rate.trainer / rate.prepared);
     }
     println!("trainer: samples drawn from the replay window, encoded, then forward, backward and update;");

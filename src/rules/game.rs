@@ -185,14 +185,10 @@ impl Game {
         let pos = &self.position;
         let mut moves = pos.legal_moves();
         if pos.variant().spec.repetition == RepetitionRule::NoRecreation {
-            let now = self.hashes.len() - 1;
-            // The first position at or after `reversible_from` with the opponent to move, as
-            // after a move: every other one from there on.
-            let first = self.reversible_from + (now + 1 - self.reversible_from) % 2;
-            if first > now {
+            let Some(first) = self.first_recreatable() else {
                 return moves;
-            }
-            let candidates = &self.hashes[first..=now];
+            };
+            let candidates = &self.hashes[first..];
             let mut scratch: Option<Position> = None;
             let mut recreates = |mv: Move| {
                 let hash = pos.hash_after(mv).unwrap_or_else(|| {
@@ -209,6 +205,15 @@ impl Game {
             }
         }
         moves
+    }
+
+    /// The index in `hashes` of the earliest position a move from the current one could
+    /// recreate: at or after `reversible_from`, with the opponent of the side to move to move
+    /// (every other position from there on); `None` when there is none.
+    fn first_recreatable(&self) -> Option<usize> {
+        let now = self.hashes.len() - 1;
+        let first = self.reversible_from + (now + 1 - self.reversible_from) % 2;
+        (first <= now).then_some(first)
     }
 
     /// Whether `mv`, which just left `pieces_before` pieces on the board, can never be undone:
@@ -502,8 +507,7 @@ mod tests {
                         refused += 1;
                         refused_after_irreversible += usize::from(game.reversible_from > 0);
                     }
-                    let now = game.hashes.len() - 1;
-                    skipped += usize::from(game.reversible_from + (now + 1 - game.reversible_from) % 2 > now);
+                    skipped += usize::from(game.first_recreatable().is_none());
                     // Step back (the move before last, reversed), pass, or a random move.
                     let back = match game.moves().iter().rev().nth(1) {
                         Some(&Move::Normal { from, to, promote: false }) => Some(Move::Normal { from: to, to: from, promote: false }),

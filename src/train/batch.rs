@@ -43,18 +43,19 @@ impl BatchBuilder {
         let b = samples.len();
         let n = self.encoder.board_size();
         let mut planes = Array4::<f32>::zeros((b, self.encoder.plane_count(), n, n));
-        planes.axis_iter_mut(Axis(0)).into_par_iter().zip(samples).for_each(|(mut sample_planes, sample)| {
-            let out = sample_planes.as_slice_mut().expect("a sample's planes are contiguous");
-            self.encoder.encode(&sample.position, &sample.context, out);
-        });
-        // Each sample's policy moves as flat indices `b * policy size + move index`.
+        // One pass over the samples: each one's planes, and its policy moves as flat indices
+        // `b * policy size + move index`.
         let policy_size = self.map.len() as i64;
-        let flat: Vec<Vec<i64>> = samples
-            .par_iter()
+        let flat: Vec<Vec<i64>> = planes
+            .axis_iter_mut(Axis(0))
+            .into_par_iter()
+            .zip(samples)
             .enumerate()
             .map_init(
                 || (Vec::new(), Vec::new()),
-                |(moves, indices), (i, sample)| {
+                |(moves, indices), (i, (mut sample_planes, sample))| {
+                    let out = sample_planes.as_slice_mut().expect("a sample's planes are contiguous");
+                    self.encoder.encode(&sample.position, &sample.context, out);
                     moves.clear();
                     moves.extend(sample.policy.iter().map(|&(mv, _)| mv));
                     self.map.indices_into(moves, sample.position.side_to_move(), indices)?;
