@@ -12,6 +12,7 @@
 //! - [`arena`]: matches between players, Elo and SPRT.
 //! - [`protocol`]: playing against a model: the terminal game, the USI and XBoard engines.
 //! - [`pipeline`]: the training run: self-play and training together, gating, league games.
+//! - [`store`]: a run in object storage (S3, a shared filesystem) for self-play on many machines.
 //! - [`plot`]: PNG charts.
 //! - [`files`]: atomic file writes.
 //! - [`splitmix`]: the SplitMix64 mixer behind seeds and hash keys.
@@ -31,4 +32,5 @@ pub mod replay;
 pub mod rules;
 pub mod selfplay;
 pub mod splitmix;
+pub mod store;
 pub mod train;

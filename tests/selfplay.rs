@@ -73,7 +73,10 @@ fn selfplay_writes_replay_files_that_validate() {
             &AtomicBool::new(false),
             &ProgressBar::hidden(),
             &Counters::default(),
-            &mut |path| announced.push(path.to_path_buf()),
+            &mut |path| {
+                announced.push(path.to_path_buf());
+                Ok(())
+            },
         )
         .unwrap();
         assert_eq!(summary.games, 7);
@@ -81,7 +84,8 @@ fn selfplay_writes_replay_files_that_validate() {
         // 7 games, 3 to a file: 3 files, each announced once.
         let files = replay_files(&scratch.0);
         assert_eq!(files.len(), 3, "{files:?}");
-        assert_eq!(announced, summary.files);
+        assert_eq!(announced, files);
+        assert_eq!(summary.files, 3);
         let mut games = 0;
         let mut plies = 0;
         let mut targets = 0;
@@ -118,7 +122,7 @@ fn the_same_seed_gives_the_same_games_in_deterministic_mode() {
         let scratch = Scratch::new(&format!("selfplay-deterministic-{attempt}"));
         let run = selfplay_run(SHOGI, &scratch.0, 4, RootSelection::Puct, 40);
         let evaluators = Evaluators::Deterministic { network: Box::new(tiny_network(SHOGI)), model_id: "tiny@0".to_string() };
-        runner::run(evaluators, &run, &AtomicBool::new(false), &ProgressBar::hidden(), &Counters::default(), &mut |_| {}).unwrap();
+        runner::run(evaluators, &run, &AtomicBool::new(false), &ProgressBar::hidden(), &Counters::default(), &mut |_| Ok(())).unwrap();
         let records: Vec<_> = replay_files(&scratch.0).iter().flat_map(|p| replay::read_file(p).unwrap().games).collect();
         runs.push(records);
     }
@@ -138,7 +142,7 @@ fn league_games_give_one_side_to_the_opponent_and_record_only_the_learners_targe
     run.selfplay = SelfplayConfig { league_fraction: 1.0, full_search_fraction: 1.0, ..run.selfplay };
     let evaluators = Evaluators::League { learner: &learner, opponent: &opponent };
     let summary =
-        runner::run(evaluators, &run, &AtomicBool::new(false), &ProgressBar::hidden(), &Counters::default(), &mut |_| {}).unwrap();
+        runner::run(evaluators, &run, &AtomicBool::new(false), &ProgressBar::hidden(), &Counters::default(), &mut |_| Ok(())).unwrap();
     assert_eq!(summary.games, 8);
     let mut opponent_colours = Vec::new();
     for path in replay_files(&scratch.0) {
@@ -161,7 +165,7 @@ fn league_games_give_one_side_to_the_opponent_and_record_only_the_learners_targe
     // Without an opponent's network the same settings play plain self-play.
     let scratch = Scratch::new("selfplay-league-none");
     run.out = scratch.0.clone();
-    runner::run(Evaluators::Shared(&learner), &run, &AtomicBool::new(false), &ProgressBar::hidden(), &Counters::default(), &mut |_| {})
+    runner::run(Evaluators::Shared(&learner), &run, &AtomicBool::new(false), &ProgressBar::hidden(), &Counters::default(), &mut |_| Ok(()))
         .unwrap();
     for path in replay_files(&scratch.0) {
         for record in replay::read_file(&path).unwrap().games {
@@ -223,7 +227,7 @@ fn games_start_from_the_openings_file_in_turn() {
     let mut run = selfplay_run(SHOGI, &scratch.0.join("replay"), 4, RootSelection::Puct, 20);
     run.selfplay.openings = Some(openings);
     let evaluators = Evaluators::Deterministic { network: Box::new(tiny_network(SHOGI)), model_id: "tiny@0".to_string() };
-    runner::run(evaluators, &run, &AtomicBool::new(false), &ProgressBar::hidden(), &Counters::default(), &mut |_| {}).unwrap();
+    runner::run(evaluators, &run, &AtomicBool::new(false), &ProgressBar::hidden(), &Counters::default(), &mut |_| Ok(())).unwrap();
     let mut starts: Vec<String> = replay_files(&scratch.0.join("replay"))
         .iter()
         .flat_map(|path| replay::read_file(path).unwrap().games.into_iter().map(|g| g.start))
@@ -237,7 +241,7 @@ fn games_start_from_the_openings_file_in_turn() {
     // A line that is not a position is an error naming the file and the line.
     std::fs::write(run.selfplay.openings.as_ref().unwrap(), "startpos moves 2g2f\nsfen nonsense\n").unwrap();
     let evaluators = Evaluators::Deterministic { network: Box::new(tiny_network(SHOGI)), model_id: "tiny@0".to_string() };
-    let error = runner::run(evaluators, &run, &AtomicBool::new(false), &ProgressBar::hidden(), &Counters::default(), &mut |_| {})
+    let error = runner::run(evaluators, &run, &AtomicBool::new(false), &ProgressBar::hidden(), &Counters::default(), &mut |_| Ok(()))
         .unwrap_err()
         .to_string();
     assert!(error.contains("openings.txt") && error.contains("line 2"), "{error}");

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
 use clap::Args;
@@ -11,8 +12,12 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::config::RunConfig;
 use crate::mcts::Model;
 use crate::nn::checkpoint;
+use crate::nn::fnv;
+use crate::pipeline::worker::{self, WorkerRun};
 use crate::rules::VariantId;
 use crate::selfplay::runner::{self, Counters, Evaluators, SelfplayRun, Summary};
+use crate::splitmix;
+use crate::store::Store;
 
 #[derive(Debug, Args)]
 pub struct SelfplayArgs {
@@ -20,65 +25,143 @@ pub struct SelfplayArgs {
     #[arg(long)]
     variant: String,
     /// Checkpoint: a metadata file (`step-N.json`) or a run folder (its `latest`).
-    #[arg(long)]
-    model: PathBuf,
-    /// Games to play.
-    #[arg(long)]
-    games: u64,
+    #[arg(long, required_unless_present = "store", conflicts_with = "store")]
+    model: Option<PathBuf>,
+    /// Games to play (with `--store`: unless `--minutes`; neither: until killed).
+    #[arg(long, required_unless_present = "store")]
+    games: Option<u64>,
     /// Run configuration (search, self-play and inference settings); default
     /// `configs/<variant>-cpu.toml`.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "store")]
     config: Option<PathBuf>,
     /// Folder for the replay files (created if needed).
-    #[arg(long)]
-    out: PathBuf,
-    /// Seed of the games' random choices.
+    #[arg(long, required_unless_present = "store", conflicts_with = "store")]
+    out: Option<PathBuf>,
+    /// Seed of the games' random choices (a worker mixes in its id and the time).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// One worker with its own network in lockstep batches: the same seed, model and config
     /// give the same games (CPU).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "store")]
     deterministic: bool,
+    /// Be a worker of the run in this store (`file:///path`, `s3://bucket/prefix`, ...): play
+    /// with the run's config and newest checkpoint, upload the games, follow new checkpoints.
+    #[arg(long, value_name = "URL")]
+    store: Option<String>,
+    /// The worker's id in its games' object names (default `<hostname>-<pid>`).
+    #[arg(long, requires = "store")]
+    worker_id: Option<String>,
+    /// With `--store`: stop after this many minutes.
+    #[arg(long, requires = "store", conflicts_with = "games")]
+    minutes: Option<f64>,
+    /// With `--store`: the worker's local folder (default `$XDG_CACHE_HOME/shogi-zero` or
+    /// `~/.cache/shogi-zero`).
+    #[arg(long, requires = "store")]
+    cache: Option<PathBuf>,
 }
 
 pub fn run(args: SelfplayArgs) -> anyhow::Result<ExitCode> {
     let variant: VariantId = args.variant.parse()?;
+    if let Some(url) = &args.store {
+        return run_worker(&args, variant, url);
+    }
+    let (Some(model), Some(games), Some(out)) = (args.model.clone(), args.games, args.out.clone()) else {
+        anyhow::bail!("--model, --games and --out are needed without --store");
+    };
     let config_path = args.config.unwrap_or_else(|| RunConfig::default_path(variant));
     let config = RunConfig::load(&config_path)?;
     if config.variant != variant {
         anyhow::bail!("config {} is for {}, not {}", config_path.display(), config.variant.name(), variant.name());
     }
-    std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
-    let run = SelfplayRun {
-        variant,
-        search: config.search,
-        selfplay: config.selfplay,
-        games: Some(args.games),
-        seed: args.seed,
-        out: args.out.clone(),
-    };
-    let progress = ProgressBar::new(args.games).with_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games  {msg}")
-            .expect("valid template")
-            .progress_chars("=> "),
-    );
+    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+    let run =
+        SelfplayRun { variant, search: config.search, selfplay: config.selfplay, games: Some(games), seed: args.seed, out: out.clone() };
+    let progress = games_progress(Some(games));
     let counters = Counters::default();
     let stop = AtomicBool::new(false);
     let summary = if args.deterministic {
-        let (meta_path, _) = checkpoint::read_metadata(&args.model)?;
+        let (meta_path, _) = checkpoint::read_metadata(&model)?;
         let (network, model_id) = Model::load_network(&meta_path, variant, &config.inference)?;
-        runner::run(Evaluators::Deterministic { network: Box::new(network), model_id }, &run, &stop, &progress, &counters, &mut |_| {})?
+        runner::run(Evaluators::Deterministic { network: Box::new(network), model_id }, &run, &stop, &progress, &counters, &mut |_| Ok(()))?
     } else {
-        let model = Model::load(&args.model, Some(variant), &config.inference)?;
-        runner::run(Evaluators::Shared(&model), &run, &stop, &progress, &counters, &mut |_| {})?
+        let model = Model::load(&model, Some(variant), &config.inference)?;
+        runner::run(Evaluators::Shared(&model), &run, &stop, &progress, &counters, &mut |_| Ok(()))?
     };
     progress.finish();
-    print_summary(&summary, &args.out);
+    print_summary(&summary);
+    println!("replay files in {}", out.display());
     Ok(ExitCode::SUCCESS)
 }
 
+/// `selfplay --store`: a worker of the run in the store.
+fn run_worker(args: &SelfplayArgs, variant: VariantId, url: &str) -> anyhow::Result<ExitCode> {
+    let store = Store::open(url)?;
+    let worker_id = match &args.worker_id {
+        Some(id) => id.clone(),
+        None => format!("{}-{}", hostname(), std::process::id()),
+    };
+    let cache_root = match &args.cache {
+        Some(path) => path.clone(),
+        None => default_cache().context("no cache folder: give --cache, or set XDG_CACHE_HOME or HOME")?,
+    };
+    let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+    let run = WorkerRun {
+        variant,
+        worker_id: worker_id.clone(),
+        games: args.games,
+        minutes: args.minutes,
+        cache: worker::cache_folder(&cache_root, &store),
+        seed: splitmix::mix(args.seed ^ fnv::hash(worker_id.as_bytes()) ^ now),
+    };
+    eprintln!("worker {worker_id} of the run in {} (cache {})", store.url(), run.cache.display());
+    let progress = games_progress(args.games);
+    let summary = worker::run(&store, &run, &AtomicBool::new(false), &progress)?;
+    progress.finish();
+    let variant_name = variant.name();
+    if let Some(step) = summary.models.first() {
+        let steps: Vec<String> = summary.models.iter().map(u64::to_string).collect();
+        println!("{variant_name}: played with the checkpoints of steps {} (first {step})", steps.join(", "));
+    }
+    print_summary(&summary.games);
+    println!("{} game batches uploaded to {}", summary.uploaded, store.url());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A bar over `games`, or a counter when the number is open.
+fn games_progress(games: Option<u64>) -> ProgressBar {
+    match games {
+        Some(games) => ProgressBar::new(games).with_style(
+            ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games  {msg}")
+                .expect("valid template")
+                .progress_chars("=> "),
+        ),
+        None => ProgressBar::no_length()
+            .with_style(ProgressStyle::with_template("{elapsed_precise} {pos} games  {msg}").expect("valid template")),
+    }
+}
+
+/// This machine's name, for worker ids.
+fn hostname() -> String {
+    let name = std::fs::read_to_string("/proc/sys/kernel/hostname").or_else(|_| std::env::var("HOSTNAME")).unwrap_or_default();
+    let name: String = name.trim().chars().filter(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')).take(40).collect();
+    if name.is_empty() {
+        "worker".to_string()
+    } else {
+        name
+    }
+}
+
+/// `$XDG_CACHE_HOME/shogi-zero`, or `~/.cache/shogi-zero`.
+fn default_cache() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))?;
+    Some(base.join("shogi-zero"))
+}
+
 /// The final report.
-fn print_summary(summary: &Summary, out: &std::path::Path) {
+fn print_summary(summary: &Summary) {
     let seconds = summary.elapsed.as_secs_f64().max(1e-9);
     println!(
         "{} games, {} positions in {:.1} s: {:.1} positions/s, {:.0} evaluations/s, {:.1} plies/game",
@@ -101,5 +184,5 @@ fn print_summary(summary: &Summary, out: &std::path::Path) {
         ),
         None => println!("false resignations: no audited game had a would-be resignation"),
     }
-    println!("{} replay files in {}", summary.files.len(), out.display());
+    println!("{} replay files written", summary.files);
 }

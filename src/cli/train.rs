@@ -1,8 +1,9 @@
 //! `shogi-zero train`: self-play and training of a variant's network, from nothing or resumed.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 use anyhow::{bail, Context};
 use clap::Args;
@@ -12,6 +13,7 @@ use crate::config::RunConfig;
 use crate::nn::checkpoint;
 use crate::pipeline::{self, TrainRun, RUN_CONFIG};
 use crate::rules::VariantId;
+use crate::store::{layout, run_config, Created, Store};
 
 #[derive(Debug, Args)]
 pub struct TrainArgs {
@@ -31,26 +33,48 @@ pub struct TrainArgs {
     /// Seed of the initial weights, sampling and self-play.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Keep the run in a store shared with self-play workers: `file:///path`,
+    /// `s3://bucket/prefix`, `gs://...`, `az://...` or `memory://`. The run resumes from the
+    /// store; `--config` is used only when the store holds no run yet. The run folder is then
+    /// the trainer's local copy.
+    #[arg(long, value_name = "URL")]
+    store: Option<String>,
+    /// With `--store`: only train, and leave self-play to `selfplay --store` workers.
+    #[arg(long, requires = "store")]
+    trainer_only: bool,
 }
 
 pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
     let variant: VariantId = args.variant.parse()?;
     let run_dir = checkpoint::run_dir(&args.models, variant, &args.run)?;
+    let store = args.store.as_deref().map(Store::open).transpose()?.map(Arc::new);
     let kept = run_dir.join(RUN_CONFIG);
     let config_path = match args.config {
         Some(path) => path,
-        None if kept.exists() => kept,
+        None if kept.exists() && store.is_none() => kept,
         None => RunConfig::default_path(variant),
     };
-    let config = RunConfig::load(&config_path)?;
+    let config = match &store {
+        Some(store) => store_config(store, &config_path, &run_dir)?,
+        None => RunConfig::load(&config_path)?,
+    };
     if config.variant != variant {
         bail!("config {} is for {}, not {}", config_path.display(), config.variant.name(), variant.name());
     }
-    eprintln!("training {} with {} in {}", variant.name(), config_path.display(), run_dir.display());
+    match &store {
+        Some(store) => eprintln!(
+            "training {} in store {}{} (local copy in {})",
+            variant.name(),
+            store.url(),
+            if args.trainer_only { ", self-play by workers" } else { "" },
+            run_dir.display()
+        ),
+        None => eprintln!("training {} with {} in {}", variant.name(), config_path.display(), run_dir.display()),
+    }
     let progress = ProgressBar::new(pipeline::PROGRESS_SCALE).with_style(
         ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {percent:>3}%  {msg}").expect("valid template").progress_chars("=> "),
     );
-    let train_run = TrainRun { config, run_dir: run_dir.clone(), seed: args.seed };
+    let train_run = TrainRun { config, run_dir: run_dir.clone(), seed: args.seed, store, trainer_only: args.trainer_only };
     let summary = pipeline::train(&train_run, &AtomicBool::new(false), &progress).context("training stopped")?;
     progress.finish();
     let minutes = summary.elapsed.as_secs_f64() / 60.0;
@@ -68,5 +92,22 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
     for chart in &summary.charts {
         println!("chart: {}", chart.display());
     }
+    if let Some(store) = &train_run.store {
+        println!("store: {} (checkpoints, latest.json, metrics/)", store.url());
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The run's configuration in the store: the store's own when it holds a run, else the one at
+/// `config_path`, written there first.
+fn store_config(store: &Store, config_path: &Path, run_dir: &Path) -> anyhow::Result<RunConfig> {
+    if store.get(layout::CONFIG)?.is_some() {
+        return Ok(run_config::fetch(store, run_dir)?);
+    }
+    let config = RunConfig::load(config_path)?;
+    let (stored, created) = run_config::publish(store, &config, run_dir)?;
+    if created == Created::New {
+        eprintln!("new run in {}: configuration from {}", store.url(), config_path.display());
+    }
+    Ok(stored)
 }

@@ -4,9 +4,11 @@
 //! - [`run`]: the training loop: self-play and training together, checkpoints, resume.
 //! - [`gating`]: new checkpoints against the self-play network (optional).
 //! - [`league`]: the earlier checkpoint that league games are played against.
+//! - [`worker`]: a stateless self-play worker of a run kept in a store.
 
 pub mod gating;
 pub mod league;
 pub mod run;
+pub mod worker;
 
 pub use run::{train, PipelineError, TrainRun, TrainSummary, PROGRESS_SCALE, RUN_CONFIG};

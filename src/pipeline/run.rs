@@ -7,12 +7,14 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use indicatif::ProgressBar;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use super::worker::{self, WorkerRun};
 use super::{gating, league};
 use crate::config::RunConfig;
 use crate::mcts::{Model, ModelError};
@@ -22,6 +24,8 @@ use crate::nn::{Network, NetworkError, UnmappedMove};
 use crate::replay::{ReplayError, ReplayWindow, WindowConfig, WindowError};
 use crate::selfplay::runner::{self, Counters, Evaluators, SelfplayRun};
 use crate::selfplay::SelfplayError;
+use crate::store::games::GameSync;
+use crate::store::{checkpoints, layout, Store};
 use crate::train::batch::BatchBuilder;
 use crate::train::metrics::{self, MetricsLine};
 use crate::train::optimizer::Optimizer;
@@ -58,16 +62,25 @@ pub enum PipelineError {
     Gating(#[from] crate::arena::ArenaError),
     #[error("league games: {0}")]
     League(#[from] league::LeagueError),
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
+    #[error("{0}")]
+    Unsupported(String),
 }
 
 /// A training run to start or resume.
 #[derive(Clone, Debug)]
 pub struct TrainRun {
     pub config: RunConfig,
-    /// `models/<variant>/<run>`.
+    /// `models/<variant>/<run>`; with a store, the trainer's local copy of the run.
     pub run_dir: PathBuf,
     /// Seed of the initial weights, the sampling and self-play.
     pub seed: u64,
+    /// Where the run lives when it is shared with self-play workers; its configuration must
+    /// already be there ([`crate::store::run_config`]).
+    pub store: Option<Arc<Store>>,
+    /// With a store: only train; self-play comes from workers.
+    pub trainer_only: bool,
 }
 
 /// What a finished (or stopped) session did.
@@ -87,37 +100,52 @@ pub struct TrainSummary {
 }
 
 /// Runs (or resumes) training until `total_steps`, `max_minutes` or `stop`; `progress` shows
-/// the training step.
+/// the training step. With a store, the run resumes from the store's latest checkpoint, games
+/// come from the store and every checkpoint is published there.
 pub fn train(run: &TrainRun, stop: &AtomicBool, progress: &ProgressBar) -> Result<TrainSummary, PipelineError> {
     let config = &run.config;
     let variant = config.variant;
     let run_dir = &run.run_dir;
-    let replay_dir = run_dir.join("replay");
+    let store = run.store.as_deref();
+    if store.is_some() && (config.gating.enabled || config.selfplay.league_fraction > 0.0) {
+        return Err(PipelineError::Unsupported("gating and league games are not available with a store yet".to_string()));
+    }
+    // A store's games are copied to a folder of their own, one per store.
+    let replay_dir = match store {
+        Some(store) => run_dir.join(format!("replay-{}", store.cache_key())),
+        None => run_dir.join("replay"),
+    };
     std::fs::create_dir_all(&replay_dir).map_err(io("create", &replay_dir))?;
     let device = config.inference.device.resolve().map_err(ModelError::from)?;
-    let resumed = run_dir.join(checkpoint::LATEST).exists();
+    let resumed = match store {
+        Some(store) => fetch_run(store, run_dir)?,
+        None => run_dir.join(checkpoint::LATEST).exists(),
+    };
     let (trainer, state) = if resumed {
         state::resume(run_dir, variant, &config.network, config.train, device)?
     } else {
-        write_atomically(&run_dir.join(RUN_CONFIG), &run_config_text(config))?;
+        if store.is_none() {
+            write_atomically(&run_dir.join(RUN_CONFIG), &run_config_text(config))?;
+        }
         tch::manual_seed(run.seed as i64);
         let network = on_fresh_thread(|| Network::new(variant, &config.network, device))?;
         let trainer = Trainer::new(network, Optimizer::new(&config.train), config.train, 0);
         let state = TrainerState::default();
         state::save(&trainer, &state, run_dir)?;
+        if let Some(store) = store {
+            checkpoints::publish(store, run_dir, 0)?;
+        }
         (trainer, state)
     };
     let mut trainer = trainer;
     let first_step = trainer.step_count();
+    // Self-play in this process: the models it plays with (without a store).
+    let local_models = match store {
+        Some(_) => None,
+        None => Some(local_selfplay_models(run, state.incumbent, first_step)?),
+    };
     // With gating on, self-play goes on with the network that last passed its gate.
     let incumbent = state.incumbent.filter(|_| config.gating.enabled).unwrap_or(first_step);
-    let model = Model::load(&checkpoint::metadata_file(run_dir, incumbent), Some(variant), &config.inference)?;
-    let opponent = if config.selfplay.league_fraction > 0.0 {
-        let (step, path) = league::draw_opponent(&run.run_dir, run.seed, first_step)?;
-        Some((Model::load(&path, Some(variant), &config.inference)?, step))
-    } else {
-        None
-    };
     let window_config = WindowConfig { max_positions: config.train.window_positions, max_reuse: config.train.max_sample_reuse };
     let mut window = ReplayWindow::resume(&replay_dir, variant, window_config, state.window.clone())?;
     let selfplay = SelfplayRun {
@@ -145,27 +173,45 @@ pub fn train(run: &TrainRun, stop: &AtomicBool, progress: &ProgressBar) -> Resul
     progress.set_length(PROGRESS_SCALE);
     progress.set_position(budget_used(&config.train, first_step, state.elapsed_s));
     let outcome = std::thread::scope(|scope| {
-        let selfplay_thread = scope.spawn(|| {
-            let evaluators = match &opponent {
-                Some((opponent, _)) => Evaluators::League { learner: &model, opponent },
-                None => Evaluators::Shared(&model),
-            };
-            runner::run(evaluators, &selfplay, &selfplay_stop, &ProgressBar::hidden(), &counters, &mut |_| {})
-        });
+        let selfplay_stop = &selfplay_stop;
+        let selfplay_thread = match (&local_models, store) {
+            (Some((model, opponent)), _) => Some(scope.spawn(|| {
+                let evaluators = match opponent {
+                    Some((opponent, _)) => Evaluators::League { learner: model, opponent },
+                    None => Evaluators::Shared(model),
+                };
+                runner::run(evaluators, &selfplay, selfplay_stop, &ProgressBar::hidden(), &counters, &mut |_| Ok(()))
+                    .map(|_| ())
+                    .map_err(PipelineError::from)
+            })),
+            (None, Some(store)) if !run.trainer_only => {
+                let worker = WorkerRun {
+                    variant,
+                    worker_id: format!("trainer-{}", std::process::id()),
+                    games: None,
+                    minutes: None,
+                    cache: run_dir.join("worker"),
+                    seed: selfplay.seed,
+                };
+                Some(scope.spawn(move || worker::run(store, &worker, selfplay_stop, &ProgressBar::hidden()).map(|_| ())))
+            }
+            _ => None,
+        };
         let looped = Loop {
             run,
             trainer: &mut trainer,
             window: &mut window,
-            model: &model,
+            sync: store.map(|store| (store, GameSync::new(&replay_dir))),
+            model: local_models.as_ref().map(|(model, _)| model),
             incumbent,
-            opponent: opponent.as_ref().map(|(model, step)| (model, *step)),
+            opponent: local_models.as_ref().and_then(|(_, opponent)| opponent.as_ref().map(|(model, step)| (model, *step))),
             counters: &counters,
             progress,
             stop,
         }
-        .run(state.elapsed_s, session_start, &selfplay_thread);
+        .run(state.elapsed_s, session_start, &|| selfplay_thread.as_ref().is_some_and(|t| t.is_finished()));
         selfplay_stop.store(true, Ordering::Relaxed);
-        let played = selfplay_thread.join().expect("the self-play thread panicked");
+        let played = selfplay_thread.map_or(Ok(()), |t| t.join().expect("the self-play thread panicked"));
         looped.and_then(|checkpoint| {
             played?;
             Ok(checkpoint)
@@ -180,12 +226,47 @@ pub fn train(run: &TrainRun, stop: &AtomicBool, progress: &ProgressBar) -> Resul
     Ok(summary)
 }
 
+/// The served model self-play uses in this process, and with league games the opponent's
+/// model and the step of its checkpoint.
+type LocalModels = (Model, Option<(Model, u64)>);
+
+/// Loads the models of self-play in this process: the incumbent's checkpoint (with gating) or
+/// the latest, and the league opponent when league games are on.
+fn local_selfplay_models(run: &TrainRun, incumbent: Option<u64>, first_step: u64) -> Result<LocalModels, PipelineError> {
+    let config = &run.config;
+    let step = incumbent.filter(|_| config.gating.enabled).unwrap_or(first_step);
+    let model = Model::load(&checkpoint::metadata_file(&run.run_dir, step), Some(config.variant), &config.inference)?;
+    let opponent = if config.selfplay.league_fraction > 0.0 {
+        let (step, path) = league::draw_opponent(&run.run_dir, run.seed, first_step)?;
+        Some((Model::load(&path, Some(config.variant), &config.inference)?, step))
+    } else {
+        None
+    };
+    Ok((model, opponent))
+}
+
+/// Brings the store's latest checkpoint (with its optimiser and trainer state) and metrics into
+/// the run folder; returns whether the store had one (the run resumes) or not (a new run).
+fn fetch_run(store: &Store, run_dir: &Path) -> Result<bool, PipelineError> {
+    let Some(latest) = checkpoints::latest(store)? else { return Ok(false) };
+    checkpoints::fetch_for_resume(store, &latest, run_dir)?;
+    let metrics_object = format!("{}/{}", layout::METRICS, metrics::METRICS_FILE);
+    if let Some(bytes) = store.get(&metrics_object)? {
+        let path = run_dir.join(metrics::METRICS_FILE);
+        crate::files::write_atomic(&path, &bytes).map_err(io("write", &path))?;
+    }
+    Ok(true)
+}
+
 /// The state of the main loop.
 struct Loop<'a> {
     run: &'a TrainRun,
     trainer: &'a mut Trainer,
     window: &'a mut ReplayWindow,
-    model: &'a Model,
+    /// With a store: where games come from and checkpoints go.
+    sync: Option<(&'a Store, GameSync)>,
+    /// Self-play's model in this process (without a store).
+    model: Option<&'a Model>,
     /// The step of the checkpoint self-play uses (the latest, unless gating kept an older one).
     incumbent: u64,
     /// With league games: the opponent's model and the step of the checkpoint it holds.
@@ -205,16 +286,13 @@ struct Interval {
     games: u64,
     plies: u64,
     evaluations: u64,
+    /// Replay files refused by the window's checks.
+    rejected: u64,
 }
 
 impl Loop<'_> {
     /// Trains until the run's end; returns the last checkpoint's metadata path.
-    fn run(
-        mut self,
-        elapsed_before: f64,
-        session_start: Instant,
-        selfplay: &std::thread::ScopedJoinHandle<'_, Result<runner::Summary, SelfplayError>>,
-    ) -> Result<PathBuf, PipelineError> {
+    fn run(mut self, elapsed_before: f64, session_start: Instant, selfplay_ended: &dyn Fn() -> bool) -> Result<PathBuf, PipelineError> {
         let train = self.run.config.train;
         let run_dir = &self.run.run_dir;
         let mut rng = ChaCha8Rng::seed_from_u64(self.run.seed ^ self.trainer.step_count().rotate_left(32));
@@ -226,14 +304,14 @@ impl Loop<'_> {
         let elapsed = |session_start: Instant| elapsed_before + session_start.elapsed().as_secs_f64();
         let time_up = |session_start: Instant| train.max_minutes > 0.0 && elapsed(session_start) >= train.max_minutes * 60.0;
         while self.trainer.step_count() < train.total_steps && !time_up(session_start) && !self.stop.load(Ordering::Relaxed) {
-            if selfplay.is_finished() {
+            if selfplay_ended() {
                 // Self-play ended early: only an error does that; it is reported after the loop.
                 break;
             }
             let starved =
                 |window: &ReplayWindow| window.len() < train.min_window_positions || window.samples_remaining() < train.batch_size as u64;
             if starved(self.window) || last_refresh.elapsed() > Duration::from_secs(5) {
-                self.window.refresh()?;
+                self.refresh(&mut interval)?;
                 last_refresh = Instant::now();
             }
             if starved(self.window) {
@@ -282,6 +360,39 @@ impl Loop<'_> {
         Ok(checkpoint)
     }
 
+    /// Brings new games into the window: from the store first when there is one (games of
+    /// models older than `max_game_age` checkpoints stay out). Batches the window refuses are
+    /// logged, counted, and with a store set aside, so that one bad worker never stops training.
+    fn refresh(&mut self, interval: &mut Interval) -> Result<(), PipelineError> {
+        let train = &self.run.config.train;
+        if let Some((store, sync)) = &mut self.sync {
+            let age = train.max_game_age.saturating_mul(train.checkpoint_every);
+            let oldest = if train.max_game_age == 0 { 0 } else { self.trainer.step_count().saturating_sub(age) };
+            let report = sync.sync(store, oldest)?;
+            for object in report.unnamed {
+                self.progress.println(format!("passed over {object}: not a game batch name of this program"));
+            }
+        }
+        let refresh = self.window.refresh()?;
+        for error in &refresh.rejected {
+            interval.rejected += 1;
+            match &mut self.sync {
+                Some((store, sync)) => {
+                    let object = sync.set_aside(store, error.path())?;
+                    self.progress.println(format!("set aside {object}: {error}"));
+                }
+                None => self.progress.println(format!("skipped a replay file: {error}")),
+            }
+        }
+        if self.sync.is_some() {
+            // Self-play happens elsewhere: count what reaches the trainer.
+            self.counters.games.fetch_add(refresh.games_loaded as u64, Ordering::Relaxed);
+            self.counters.game_plies.fetch_add(refresh.plies_loaded as u64, Ordering::Relaxed);
+            self.counters.plies.fetch_add(refresh.plies_loaded as u64, Ordering::Relaxed);
+        }
+        Ok(())
+    }
+
     /// Saves a checkpoint with the trainer state, gates it when gating is on, logs the
     /// interval's metrics, redraws the charts and hands the new network to self-play (unless
     /// it failed its gate).
@@ -301,6 +412,9 @@ impl Loop<'_> {
             selfplay_positions: positions,
         };
         let path = state::save(self.trainer, &state, run_dir)?;
+        if let Some((store, _)) = &self.sync {
+            checkpoints::publish(store, run_dir, step)?;
+        }
         let seconds = interval.started.map_or(1.0, |t| t.elapsed().as_secs_f64().max(1e-9));
         let plies = self.counters.game_plies.load(Ordering::Relaxed);
         let evaluations = self.counters.evaluations.load(Ordering::Relaxed);
@@ -344,15 +458,23 @@ impl Loop<'_> {
             gate_score: decision.as_ref().and_then(|d| d.score),
             selfplay_step: self.incumbent,
             league_opponent: self.opponent.map(|(_, step)| step),
+            rejected_files: interval.rejected,
         };
         metrics::append(run_dir, &line).map_err(io("append to", &run_dir.join(metrics::METRICS_FILE)))?;
         let title = format!("{} {}", config.variant.name(), run_name(run_dir));
-        metrics::plot(run_dir, &title)?;
+        let charts = metrics::plot(run_dir, &title)?;
+        if let Some((store, _)) = &self.sync {
+            for file in std::iter::once(run_dir.join(metrics::METRICS_FILE)).chain(charts) {
+                let name = file.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+                let bytes = std::fs::read(&file).map_err(io("read", &file))?;
+                store.put(&format!("{}/{name}", layout::METRICS), bytes)?;
+            }
+        }
         *interval = Interval { started: Some(Instant::now()), games, plies, evaluations, ..Interval::default() };
-        if promoted {
+        if let (true, Some(model)) = (promoted, self.model) {
             let (network, id) = Model::load_network(&path, config.variant, &config.inference)?;
             // Self-play has stopped only if it failed; its error is reported by `train`.
-            let _ = self.model.swap(network, id);
+            let _ = model.swap(network, id);
         }
         Ok(path)
     }

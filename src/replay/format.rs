@@ -109,6 +109,23 @@ pub enum ReplayError {
     Game { path: PathBuf, game: usize, source: GameError },
 }
 
+impl ReplayError {
+    /// The file the error is about.
+    pub fn path(&self) -> &Path {
+        match self {
+            ReplayError::Io { path, .. }
+            | ReplayError::Header { path, .. }
+            | ReplayError::Version { path, .. }
+            | ReplayError::UnknownVariant { path, .. }
+            | ReplayError::OtherVariant { path, .. }
+            | ReplayError::Truncated { path, .. }
+            | ReplayError::ExtraLines { path, .. }
+            | ReplayError::Json { path, .. }
+            | ReplayError::Game { path, .. } => path,
+        }
+    }
+}
+
 /// The error for an I/O failure on `path`.
 fn io_error(path: &Path) -> impl FnOnce(io::Error) -> ReplayError + '_ {
     move |source| ReplayError::Io { path: path.to_path_buf(), source }

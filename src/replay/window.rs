@@ -99,6 +99,9 @@ pub struct Refresh {
     pub files_skipped: usize,
     /// Training positions that entered the window.
     pub positions_loaded: usize,
+    /// Games, and their plies, that entered the window.
+    pub games_loaded: usize,
+    pub plies_loaded: usize,
     /// Training positions dropped, oldest games first, to keep the window's size.
     pub positions_dropped: usize,
     /// Files refused as invalid; they are not tried again.
@@ -210,6 +213,8 @@ impl ReplayWindow {
         }
         report.files_loaded = loaded.len();
         for file in loaded.into_iter().rev() {
+            report.games_loaded += file.games.len();
+            report.plies_loaded += file.games.iter().map(|(game, _)| game.length).sum::<usize>();
             report.positions_loaded += self.append(file);
         }
         report.positions_dropped = self.trim();

@@ -49,7 +49,8 @@ pub fn measure(
     let counters = Counters::default();
     let warm_up = duration / 4;
     let (evaluations, plies) = std::thread::scope(|scope| {
-        let played = scope.spawn(|| runner::run(Evaluators::Shared(&model), &run, &stop, &ProgressBar::hidden(), &counters, &mut |_| {}));
+        let played =
+            scope.spawn(|| runner::run(Evaluators::Shared(&model), &run, &stop, &ProgressBar::hidden(), &counters, &mut |_| Ok(())));
         std::thread::sleep(warm_up);
         let (e0, p0, t0) = (counters.evaluations.load(Ordering::Relaxed), counters.plies.load(Ordering::Relaxed), Instant::now());
         std::thread::sleep(duration);

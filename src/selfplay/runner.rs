@@ -29,6 +29,8 @@ pub enum SelfplayError {
     Replay(#[from] ReplayError),
     #[error("self-play openings {path}: {error}")]
     Openings { path: PathBuf, error: OpeningError },
+    #[error("replay file {path} written, but not handed on: {message}")]
+    HandOn { path: PathBuf, message: String },
 }
 
 /// What evaluates the games' positions.
@@ -86,7 +88,7 @@ pub struct Summary {
     pub audited_resignations: u64,
     pub false_resignations: u64,
     /// Replay files written.
-    pub files: Vec<PathBuf>,
+    pub files: u64,
 }
 
 impl Summary {
@@ -137,15 +139,18 @@ fn start_positions(run: &SelfplayRun) -> Result<Vec<Position>, SelfplayError> {
     Ok(openings.iter().map(|opening| opening.game(rules).position().clone()).collect())
 }
 
+/// What is done with each replay file once written (e.g. uploaded); an error stops the run.
+pub type OnFile<'a> = dyn FnMut(&Path) -> Result<(), String> + 'a;
+
 /// Plays the run's games (or until `stop`), writing replay files as games finish; `progress`
-/// counts finished games. `on_file` is told of every replay file written.
+/// counts finished games. `on_file` is handed every replay file written.
 pub fn run(
     evaluators: Evaluators<'_>,
     run: &SelfplayRun,
     stop: &AtomicBool,
     progress: &ProgressBar,
     counters: &Counters,
-    on_file: &mut dyn FnMut(&Path),
+    on_file: &mut OnFile<'_>,
 ) -> Result<Summary, SelfplayError> {
     let started = Instant::now();
     let next_game = AtomicU64::new(0);
@@ -196,15 +201,15 @@ fn collect(
     progress: &ProgressBar,
     counters: &Counters,
     summary: &mut Summary,
-    on_file: &mut dyn FnMut(&Path),
+    on_file: &mut OnFile<'_>,
 ) -> Result<(), SelfplayError> {
     let rules = game_rules(run.variant, &run.selfplay);
     let mut pending: Vec<ReplayGame> = Vec::new();
     let mut write = |pending: &mut Vec<ReplayGame>, summary: &mut Summary| -> Result<(), SelfplayError> {
         if !pending.is_empty() {
             let path = replay::write_games(&run.out, run.variant, rules, pending)?;
-            on_file(&path);
-            summary.files.push(path);
+            summary.files += 1;
+            on_file(&path).map_err(|message| SelfplayError::HandOn { path, message })?;
             pending.clear();
         }
         Ok(())

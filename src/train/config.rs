@@ -54,6 +54,9 @@ pub struct TrainConfig {
     pub max_minutes: f64,
     /// Mixed precision (bfloat16 autocast) on CUDA; the CPU always trains in float32.
     pub mixed_precision: bool,
+    /// With a store: game batches played by a model more than this many checkpoints older than
+    /// the trainer's newest are not loaded (0: all are).
+    pub max_game_age: u64,
 }
 
 impl Default for TrainConfig {
@@ -77,6 +80,7 @@ impl Default for TrainConfig {
             total_steps: 10_000,
             max_minutes: 0.0,
             mixed_precision: true,
+            max_game_age: 10,
         }
     }
 }

@@ -43,6 +43,9 @@ pub struct MetricsLine {
     /// With league games: the step of the checkpoint that plays their opponent from here on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub league_opponent: Option<u64>,
+    /// Replay files (game batches) refused by the window's checks in this interval, set aside.
+    #[serde(default)]
+    pub rejected_files: u64,
 }
 
 /// Appends `line` to the run's metrics file (one write of a whole line).

@@ -1,0 +1,174 @@
+//! A stateless self-play worker of a run kept in a store ([`crate::store`]): it reads the run's
+//! configuration and newest checkpoint from the store, plays, uploads its games a batch at a
+//! time, and switches to each newer checkpoint as `latest.json` moves. Everything local (the
+//! configuration, cached checkpoints, the spool of batches not yet uploaded) lives in a cache
+//! folder it may lose: killed at any moment, it loses at most the batch it was playing.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use indicatif::ProgressBar;
+
+use super::PipelineError;
+use crate::config::RunConfig;
+use crate::mcts::Model;
+use crate::rules::VariantId;
+use crate::selfplay::runner::{self, Counters, Evaluators, SelfplayRun};
+use crate::store::layout::LatestRecord;
+use crate::store::{checkpoints, games, layout, run_config, Store, StoreError};
+
+/// How often a worker looks for a newer checkpoint.
+const POLL: Duration = Duration::from_secs(5);
+
+/// A worker's settings.
+#[derive(Clone, Debug)]
+pub struct WorkerRun {
+    /// The variant the worker expects the run to be of.
+    pub variant: VariantId,
+    /// The worker's id in its objects' names.
+    pub worker_id: String,
+    /// Games to play; `None`: until `minutes` pass or the stop flag is set.
+    pub games: Option<u64>,
+    /// Minutes to play; unfinished games are dropped at the end.
+    pub minutes: Option<f64>,
+    /// The worker's local folder: the run's configuration, cached checkpoints, the spool.
+    pub cache: PathBuf,
+    /// Seed of the games' random choices.
+    pub seed: u64,
+}
+
+/// What a worker did.
+#[derive(Clone, Debug, Default)]
+pub struct WorkerSummary {
+    pub games: runner::Summary,
+    /// Batches uploaded (those left by an earlier run included).
+    pub uploaded: u64,
+    /// Steps of the checkpoints it played with, in order.
+    pub models: Vec<u64>,
+}
+
+/// The cache folder of `store`'s run under `cache_root` (one per store URL).
+pub fn cache_folder(cache_root: &Path, store: &Store) -> PathBuf {
+    cache_root.join(store.cache_key())
+}
+
+/// Plays the run's games with its newest checkpoints and uploads them, until `run.games` or
+/// `run.minutes` or `stop`. `progress` counts finished games.
+pub fn run(store: &Store, run: &WorkerRun, stop: &AtomicBool, progress: &ProgressBar) -> Result<WorkerSummary, PipelineError> {
+    layout::check_worker_id(&run.worker_id).map_err(StoreError::Local)?;
+    let started = Instant::now();
+    let config = run_config::fetch(store, &run.cache.join("run"))?;
+    if config.variant != run.variant {
+        return Err(PipelineError::Unsupported(format!(
+            "the run in {} is of {}, not {}",
+            store.url(),
+            config.variant.name(),
+            run.variant.name()
+        )));
+    }
+    let spool = run.cache.join("spool").join(&run.worker_id);
+    std::fs::create_dir_all(&spool).map_err(|e| StoreError::Local(format!("cannot create {}: {e}", spool.display())))?;
+    let mut summary = WorkerSummary::default();
+    for file in games::leftovers(&spool, &run.worker_id)? {
+        games::upload(store, &file)?;
+        summary.uploaded += 1;
+    }
+    let deadline = run.minutes.map(|m| started + Duration::from_secs_f64(m * 60.0));
+    let time_up = || deadline.is_some_and(|d| Instant::now() >= d);
+    let Some(mut latest) = wait_for_checkpoint(store, stop, &time_up)? else { return Ok(summary) };
+    let model = Model::load(&checkpoints::fetch_model(store, &latest, &run.cache)?, Some(config.variant), &config.inference)?;
+    summary.models.push(latest.step);
+    // The oldest model step that played any game of the batch being written.
+    let batch_step = AtomicU64::new(latest.step);
+    let selfplay = SelfplayRun {
+        variant: config.variant,
+        search: config.search,
+        selfplay: config.selfplay.clone(),
+        games: run.games,
+        seed: run.seed,
+        out: spool.clone(),
+    };
+    let counters = Counters::default();
+    let selfplay_stop = AtomicBool::new(false);
+    let uploaded = AtomicU64::new(0);
+    let played = std::thread::scope(|scope| -> Result<runner::Summary, PipelineError> {
+        let playing = scope.spawn(|| {
+            let mut on_file = |path: &Path| -> Result<(), String> {
+                let step = batch_step.load(Ordering::Relaxed);
+                let named = games::name_for_upload(path, &run.worker_id, step).map_err(|e| e.to_string())?;
+                games::upload(store, &named).map_err(|e| e.to_string())?;
+                uploaded.fetch_add(1, Ordering::Relaxed);
+                batch_step.store(model_step(&model.id()), Ordering::Relaxed);
+                Ok(())
+            };
+            runner::run(Evaluators::Shared(&model), &selfplay, &selfplay_stop, progress, &counters, &mut on_file)
+        });
+        let mut last_poll = Instant::now();
+        let watched = loop {
+            if playing.is_finished() {
+                break Ok(());
+            }
+            if stop.load(Ordering::Relaxed) || time_up() {
+                break Ok(());
+            }
+            std::thread::sleep(Duration::from_millis(100));
+            if last_poll.elapsed() < POLL {
+                continue;
+            }
+            last_poll = Instant::now();
+            match switch_model(store, &config, &run.cache, &model, &latest) {
+                Ok(Some(newer)) => {
+                    summary.models.push(newer.step);
+                    latest = newer;
+                }
+                Ok(None) => {}
+                Err(error) => break Err(error),
+            }
+        };
+        selfplay_stop.store(true, Ordering::Relaxed);
+        let games = playing.join().expect("the self-play thread panicked");
+        watched?;
+        Ok(games?)
+    })?;
+    summary.games = played;
+    summary.uploaded += uploaded.load(Ordering::Relaxed);
+    Ok(summary)
+}
+
+/// The step of a model id `<path>@<step>` (0 if it has none).
+fn model_step(id: &str) -> u64 {
+    id.rsplit('@').next().and_then(|s| s.parse().ok()).unwrap_or(0)
+}
+
+/// Waits until the store has a checkpoint; `None` if stopped first.
+fn wait_for_checkpoint(store: &Store, stop: &AtomicBool, time_up: &dyn Fn() -> bool) -> Result<Option<LatestRecord>, StoreError> {
+    loop {
+        if let Some(latest) = checkpoints::latest(store)? {
+            return Ok(Some(latest));
+        }
+        if stop.load(Ordering::Relaxed) || time_up() {
+            return Ok(None);
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    }
+}
+
+/// Swaps in the store's newest checkpoint if it is newer than `current`; returns it then.
+fn switch_model(
+    store: &Store,
+    config: &RunConfig,
+    cache: &Path,
+    model: &Model,
+    current: &LatestRecord,
+) -> Result<Option<LatestRecord>, PipelineError> {
+    let Some(latest) = checkpoints::latest(store)? else { return Ok(None) };
+    if latest.step <= current.step {
+        return Ok(None);
+    }
+    let path = checkpoints::fetch_model(store, &latest, cache)?;
+    let (network, id) = Model::load_network(&path, config.variant, &config.inference)?;
+    // The self-play thread has stopped only if it failed; its error is reported.
+    let _ = model.swap(network, id);
+    Ok(Some(latest))
+}

@@ -1,0 +1,268 @@
+//! A training run kept in object storage, so that self-play workers on many machines feed one
+//! trainer (KataGo's and minigo's shared-storage set-up). [`Store`] is a small blocking client
+//! over the `object_store` crate: `file:///path` (a shared filesystem), `s3://bucket/prefix`
+//! (AWS or any S3-compatible server), `gs://`, `az://` and `memory://` (one process only).
+//!
+//! - [`layout`]: the names of the run's objects and the `latest` record.
+//! - [`checkpoints`]: publishing a checkpoint and fetching one, checked against its hash.
+//! - [`games`]: workers' uploads of game batches and the trainer's download of new ones.
+//!
+//! Credentials come from the environment as each cloud's tools read it (`AWS_ACCESS_KEY_ID`,
+//! `AWS_SECRET_ACCESS_KEY`, `AWS_ENDPOINT_URL`, `AWS_ALLOW_HTTP`, `GOOGLE_APPLICATION_CREDENTIALS`,
+//! `AZURE_STORAGE_ACCOUNT_NAME`, ...; S3 also from `~/.aws/credentials`); no message ever shows
+//! them: errors name the store by its URL and the object by its name.
+
+pub mod checkpoints;
+pub mod games;
+pub mod layout;
+pub mod run_config;
+
+use std::sync::Arc;
+
+use futures_util::TryStreamExt;
+use object_store::path::Path as ObjectPath;
+use object_store::{ObjectStore, ObjectStoreExt, ObjectStoreScheme, PutMode, PutOptions, PutPayload};
+use url::Url;
+
+/// Why the store refused or failed an operation.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("'{url}' is not a store URL: {message} (use file:///path, s3://bucket/prefix, gs://, az:// or memory://)")]
+    Url { url: String, message: String },
+    #[error("store {url}: access refused while trying to {action} {name}: check the credentials (for S3: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY): {message}")]
+    Access { url: String, action: &'static str, name: String, message: String },
+    #[error("store {url}: cannot {action} {name}: {message}")]
+    Failed { url: String, action: &'static str, name: String, message: String },
+    #[error("store {url} holds no training run ({name} is missing): start the trainer first, or check the URL")]
+    NoRun { url: String, name: String },
+    #[error("store {url}: object {name} is malformed: {message}")]
+    Malformed { url: String, name: String, message: String },
+    #[error("{0}")]
+    Local(String),
+}
+
+/// Whether a create-only upload made a new object or found one under that name.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Created {
+    New,
+    AlreadyThere,
+}
+
+/// A run's objects under one URL, with blocking calls (a small runtime of its own drives the
+/// asynchronous client; any thread may call).
+pub struct Store {
+    url: String,
+    inner: Arc<dyn ObjectStore>,
+    root: ObjectPath,
+    runtime: tokio::runtime::Runtime,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store").field("url", &self.url).finish()
+    }
+}
+
+impl Store {
+    /// Opens the store at `url`. Nothing is read yet: a missing store or bad credentials show
+    /// at the first call.
+    pub fn open(url: &str) -> Result<Store, StoreError> {
+        let bad = |message: String| StoreError::Url { url: url.to_string(), message };
+        let parsed = Url::parse(url).map_err(|e| bad(e.to_string()))?;
+        let (scheme, _) = ObjectStoreScheme::parse(&parsed).map_err(|e| bad(e.to_string()))?;
+        let options = environment_options(&scheme);
+        let (inner, root) = object_store::parse_url_opts(&parsed, options).map_err(|e| bad(e.to_string()))?;
+        if scheme == ObjectStoreScheme::Local && !std::path::Path::new(parsed.path()).is_dir() {
+            return Err(StoreError::Failed {
+                url: url.to_string(),
+                action: "open",
+                name: parsed.path().to_string(),
+                message: "no such folder (create it, or check the path of the shared filesystem)".to_string(),
+            });
+        }
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("store-io")
+            .enable_all()
+            .build()
+            .map_err(|e| bad(format!("cannot start its I/O runtime: {e}")))?;
+        Ok(Store { url: url.to_string(), inner: Arc::from(inner), root, runtime })
+    }
+
+    /// The URL the store was opened with.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// A short stable name of the URL, for local cache folders.
+    pub fn cache_key(&self) -> String {
+        format!("{:016x}", crate::nn::fnv::hash(self.url.trim_end_matches('/').as_bytes()))
+    }
+
+    fn path(&self, name: &str) -> ObjectPath {
+        name.split('/').filter(|part| !part.is_empty()).fold(self.root.clone(), |path, part| path.join(part))
+    }
+
+    /// The object's name relative to the run's root.
+    fn relative(&self, path: &ObjectPath) -> String {
+        let parts: Vec<String> = match path.prefix_match(&self.root) {
+            Some(parts) => parts.map(|p| p.as_ref().to_string()).collect(),
+            None => path.parts().map(|p| p.as_ref().to_string()).collect(),
+        };
+        parts.join("/")
+    }
+
+    fn error(&self, action: &'static str, name: &str, error: object_store::Error) -> StoreError {
+        let url = self.url.clone();
+        let name = name.to_string();
+        match error {
+            object_store::Error::PermissionDenied { .. } | object_store::Error::Unauthenticated { .. } => {
+                StoreError::Access { url, action, name, message: error.to_string() }
+            }
+            other => {
+                let message = other.to_string();
+                // S3 servers answer a bad key with 403 and a code in the body.
+                if ["AccessDenied", "SignatureDoesNotMatch", "InvalidAccessKeyId", "403 Forbidden"].iter().any(|m| message.contains(m)) {
+                    StoreError::Access { url, action, name, message }
+                } else {
+                    StoreError::Failed { url, action, name, message }
+                }
+            }
+        }
+    }
+
+    /// The object `name`, or `None` when there is none.
+    pub fn get(&self, name: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        let path = self.path(name);
+        let fetched = self.runtime.block_on(async {
+            match self.inner.get(&path).await {
+                Ok(result) => result.bytes().await.map(Some),
+                Err(object_store::Error::NotFound { .. }) => Ok(None),
+                Err(e) => Err(e),
+            }
+        });
+        fetched.map(|bytes| bytes.map(|b| b.to_vec())).map_err(|e| self.error("read", name, e))
+    }
+
+    /// Creates object `name` with `bytes` unless one exists under that name (then nothing is
+    /// written). Readers see the whole object or none of it.
+    pub fn put_new(&self, name: &str, bytes: Vec<u8>) -> Result<Created, StoreError> {
+        let path = self.path(name);
+        let outcome = self.runtime.block_on(async {
+            let options = PutOptions { mode: PutMode::Create, ..PutOptions::default() };
+            match self.inner.put_opts(&path, PutPayload::from(bytes.clone()), options).await {
+                Ok(_) => Ok(Created::New),
+                Err(object_store::Error::AlreadyExists { .. }) => Ok(Created::AlreadyThere),
+                // Stores without conditional writes: look first; names are unique by content.
+                Err(object_store::Error::NotImplemented { .. }) => match self.inner.head(&path).await {
+                    Ok(_) => Ok(Created::AlreadyThere),
+                    Err(object_store::Error::NotFound { .. }) => self.inner.put(&path, PutPayload::from(bytes)).await.map(|_| Created::New),
+                    Err(e) => Err(e),
+                },
+                Err(e) => Err(e),
+            }
+        });
+        outcome.map_err(|e| self.error("create", name, e))
+    }
+
+    /// Writes object `name`, replacing any earlier one (the `latest` record, metrics).
+    pub fn put(&self, name: &str, bytes: Vec<u8>) -> Result<(), StoreError> {
+        let path = self.path(name);
+        self.runtime.block_on(self.inner.put(&path, PutPayload::from(bytes))).map(|_| ()).map_err(|e| self.error("write", name, e))
+    }
+
+    /// Removes object `name` (absent is fine).
+    pub fn delete(&self, name: &str) -> Result<(), StoreError> {
+        let path = self.path(name);
+        match self.runtime.block_on(self.inner.delete(&path)) {
+            Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
+            Err(e) => Err(self.error("delete", name, e)),
+        }
+    }
+
+    /// The names (relative to the run's root) under the folder `prefix`, sorted; with `after`,
+    /// only names that sort after it (S3 lists those without reading the others).
+    pub fn list(&self, prefix: &str, after: Option<&str>) -> Result<Vec<String>, StoreError> {
+        let folder = self.path(prefix);
+        let listed = self.runtime.block_on(async {
+            let stream = match after {
+                Some(after) => self.inner.list_with_offset(Some(&folder), &self.path(after)),
+                None => self.inner.list(Some(&folder)),
+            };
+            stream.try_collect::<Vec<_>>().await
+        });
+        let mut names: Vec<String> = match listed {
+            Ok(objects) => objects.iter().map(|meta| self.relative(&meta.location)).collect(),
+            Err(object_store::Error::NotFound { .. }) => Vec::new(),
+            Err(e) => return Err(self.error("list", prefix, e)),
+        };
+        names.sort();
+        Ok(names)
+    }
+}
+
+/// The settings of `scheme`'s client from the environment: variables with the cloud's prefix
+/// (`AWS_`, `GOOGLE_`, `AZURE_`), and for S3 the keys of `~/.aws/credentials` (profile
+/// `AWS_PROFILE` or `default`) where the environment has none.
+fn environment_options(scheme: &ObjectStoreScheme) -> Vec<(String, String)> {
+    let prefix = match scheme {
+        ObjectStoreScheme::AmazonS3 => "AWS_",
+        ObjectStoreScheme::GoogleCloudStorage => "GOOGLE_",
+        ObjectStoreScheme::MicrosoftAzure => "AZURE_",
+        _ => return Vec::new(),
+    };
+    let mut options: Vec<(String, String)> =
+        std::env::vars().filter(|(key, _)| key.starts_with(prefix)).map(|(key, value)| (key.to_ascii_lowercase(), value)).collect();
+    if *scheme == ObjectStoreScheme::AmazonS3 && !options.iter().any(|(key, _)| key == "aws_access_key_id") {
+        options.extend(aws_credentials_file());
+    }
+    options
+}
+
+/// The access key, secret and session token of the profile in `~/.aws/credentials`
+/// (`AWS_SHARED_CREDENTIALS_FILE` elsewhere), if there is one.
+fn aws_credentials_file() -> Vec<(String, String)> {
+    let path = match std::env::var_os("AWS_SHARED_CREDENTIALS_FILE") {
+        Some(path) => std::path::PathBuf::from(path),
+        None => match std::env::var_os("HOME") {
+            Some(home) => std::path::Path::new(&home).join(".aws").join("credentials"),
+            None => return Vec::new(),
+        },
+    };
+    let Ok(text) = std::fs::read_to_string(path) else { return Vec::new() };
+    let profile = std::env::var("AWS_PROFILE").unwrap_or_else(|_| "default".to_string());
+    profile_keys(&text, &profile)
+}
+
+/// The keys of section `[profile]` of an AWS credentials file, as client settings.
+fn profile_keys(text: &str, profile: &str) -> Vec<(String, String)> {
+    let mut in_profile = false;
+    let mut keys = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if let Some(section) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            in_profile = section.trim() == profile;
+        } else if let (true, Some((key, value))) = (in_profile, line.split_once('=')) {
+            let key = key.trim().to_ascii_lowercase();
+            if matches!(key.as_str(), "aws_access_key_id" | "aws_secret_access_key" | "aws_session_token") {
+                keys.push((key, value.trim().to_string()));
+            }
+        }
+    }
+    keys
+}
+
+#[cfg(test)]
+mod tests {
+    use super::profile_keys;
+
+    #[test]
+    fn the_named_profile_of_a_credentials_file_is_read() {
+        let text = "[default]\naws_access_key_id = A\naws_secret_access_key = B\n\n[other]\naws_access_key_id=C\nregion = x\n";
+        assert_eq!(
+            profile_keys(text, "default"),
+            vec![("aws_access_key_id".to_string(), "A".to_string()), ("aws_secret_access_key".to_string(), "B".to_string())]
+        );
+        assert_eq!(profile_keys(text, "other"), vec![("aws_access_key_id".to_string(), "C".to_string())]);
+        assert!(profile_keys(text, "missing").is_empty());
+    }
+}
