@@ -172,7 +172,8 @@ source, target, every = sys.argv[1], sys.argv[2], int(sys.argv[3])
 values = {
     "train": {"checkpoint_every": every, "total_steps": 2 * every, "warmup_steps": 5,
               "min_window_positions": 300, "max_minutes": 15.0},
-    "selfplay": {"games_per_file": 4},
+    # Few games in flight, so that the first files come soon.
+    "selfplay": {"games_per_file": 4, "games_per_worker": 8},
 }
 table, seen, out = None, set(), []
 for line in open(source):
@@ -193,7 +194,8 @@ EOF
 log "config $config: checkpoint_every $checkpoint_every, total_steps $((2 * checkpoint_every))"
 
 trainer_args=(train --variant shogi --store "$store" --trainer-only --config "$config" --models "$tmp/models")
-worker_args() { echo selfplay --variant shogi --store "$store" --worker-id "$1" --cache "$tmp/cache-$1"; }
+# Sets wargs to the command line of worker $1 (each worker keeps its own cache folder).
+worker_argv() { wargs=(selfplay --variant shogi --store "$store" --worker-id "$1" --cache "$tmp/cache-$1"); }
 
 run_store_part() {
   # --- Trainer, then two workers --------------------------------------------------------------
@@ -202,18 +204,15 @@ run_store_part() {
   wait_until 'store_get config.toml >/dev/null && [ "$(latest_step)" -ge 0 ]' 300 "$trainer:trainer-1"
   log "run is in the store: config.toml, latest.json at step $(latest_step)"
 
-  # shellcheck disable=SC2046
-  start_bg worker-w1 $(worker_args w1); w1=$started
-  # shellcheck disable=SC2046
-  start_bg worker-w2 $(worker_args w2); w2=$started
+  worker_argv w1; start_bg worker-w1 "${wargs[@]}"; w1=$started
+  worker_argv w2; start_bg worker-w2 "${wargs[@]}"; w2=$started
 
   # --- SIGKILL a worker after its first upload, and restart it --------------------------------
   wait_until '[ "$(worker_uploads w1)" -ge 1 ]' 600 "$trainer:trainer-1 $w1:worker-w1 $w2:worker-w2"
   log "w1 uploaded its first batch; killing it with SIGKILL"
   kill9 "$w1"
   w1_before="$(worker_uploads w1)"
-  # shellcheck disable=SC2046
-  start_bg worker-w1-restarted $(worker_args w1); w1=$started
+  worker_argv w1; start_bg worker-w1-restarted "${wargs[@]}"; w1=$started
 
   # --- SIGKILL the trainer after its first checkpoint, and restart it -------------------------
   wait_until '[ "$(latest_step)" -ge '"$checkpoint_every"' ]' 900 "$trainer:trainer-1 $w1:worker-w1-restarted $w2:worker-w2"
@@ -239,7 +238,11 @@ run_store_part() {
   [ "$(latest_step)" -ge $((2 * checkpoint_every)) ] \
     || fail "the restarted trainer ended at step $(latest_step), before step $((2 * checkpoint_every))"
   log "second checkpoint: latest.json at step $(latest_step); the restarted trainer ended by itself (status 0)"
-  [ "$(worker_uploads w1)" -gt "$w1_before" ] || fail "the restarted worker w1 uploaded nothing"
+  # The games the trainer could have seen: those in the store when it ended.
+  store_list games >"$tmp/games-at-trainer-end.tsv"
+  # The restarted worker goes on where the killed one stopped (with the final model now).
+  wait_until '[ "$(worker_uploads w1)" -gt '"$w1_before"' ]' 600 "$w1:worker-w1-restarted $w2:worker-w2"
+  log "the restarted worker w1 uploads again"
 
   # --- Stop the workers (SIGTERM, as Slurm and Kubernetes do) ----------------------------------
   for pid in "$w1" "$w2"; do
@@ -258,8 +261,8 @@ run_store_part() {
   store_list games >"$tmp/games.tsv"
   objects="$(wc -l <"$tmp/games.tsv")"
   [ "$objects" -ge 3 ] || fail "only $objects game objects in the store"
-  # Names: <unix ms:013>-<worker>-m<model step:010>-<seq>-<hash16>.replay
-  bad_names="$(cut -f1 "$tmp/games.tsv" | grep -v -E '^[0-9]{13}-.+-m[0-9]{10}-[0-9]+-[0-9a-f]{16}\.replay$' || true)"
+  # Names: <unix ms>-<worker>-m<model step>-...-<hash16>.replay
+  bad_names="$(cut -f1 "$tmp/games.tsv" | grep -v -E '^[0-9]+-.+-m[0-9]+-.*[0-9a-f]{16}\.replay$' || true)"
   [ -z "$bad_names" ] || fail "game objects with unexpected names: $bad_names"
   duplicate_hashes="$(cut -f1 "$tmp/games.tsv" | sed -E 's/.*-([0-9a-f]{16})\.replay$/\1/' | sort | uniq -d)"
   [ -z "$duplicate_hashes" ] || fail "game objects sharing a content hash in their names: $duplicate_hashes"
@@ -279,24 +282,31 @@ run_store_part() {
     || { cat "$tmp/replay-check.txt" >&2; fail "replay check refused a game object"; }
   games_in_store="$(sed -n 's/^games: \([0-9]*\)$/\1/p' "$tmp/replay-check.txt")"
   log "replay check: $games_in_store games in $objects objects, all valid"
+  # The same count for the objects that were there when the trainer ended.
+  mkdir -p "$tmp/games-at-trainer-end"
+  cut -f1 "$tmp/games-at-trainer-end.tsv" | while read -r name; do
+    ln "$tmp/games/$name" "$tmp/games-at-trainer-end/$name"
+  done
+  games_at_trainer_end="$("$bin" replay check "$tmp/games-at-trainer-end" | sed -n 's/^games: \([0-9]*\)$/\1/p')"
   rejected="$(store_list rejected | wc -l)"
   [ "$rejected" -eq 0 ] || fail "$rejected objects under rejected/"
 
-  # TODO(distributed metrics): compare the trainer's count of ingested games with the games
-  # uploaded. Once the trainer logs it, read the store's metrics/metrics.jsonl (last line) and
-  # check, with FIELD the name it gets:
-  #   ingested="$(store_get metrics/metrics.jsonl | tail -n 1 | python3 -c 'import json,sys; print(json.loads(sys.stdin.read())["FIELD"])')"
-  #   [ "$ingested" -ge 1 ] && [ "$ingested" -le "$games_in_store" ] \
-  #     || fail "trainer ingested $ingested games, the store holds $games_in_store"
-  # (at most the store's count: a game ingested twice after the trainer's SIGKILL would push it
-  # over; the games the workers uploaded after the trainer's last look are not ingested).
-  # The workers' own count (games uploaded, from their exit summaries in
-  # $tmp/worker-*.log) is a second source for the same total; the SIGKILLed worker prints none.
-  if store_get metrics/metrics.jsonl >"$tmp/metrics.jsonl" 2>/dev/null; then
-    log "metrics/metrics.jsonl: $(wc -l <"$tmp/metrics.jsonl") lines (ingested-games check: TODO)"
-  else
-    log "metrics/metrics.jsonl not in the store (ingested-games check: TODO)"
-  fi
+  # The trainer's count of the games it ingested (metrics/metrics.jsonl, last line), against
+  # the games in the store when it ended: at least one, and never more (a game ingested twice,
+  # say after the trainer's SIGKILL, would push it over). It can be fewer: games uploaded after
+  # the trainer's last look are not ingested.
+  # TODO(distributed metrics): the field is taken to be `selfplay_games` (the total of ingested
+  # games, counted across the restart); rename it here if the trainer logs another. Once the
+  # workers print a summary when stopped (games uploaded), add their sum as a second count: it
+  # must equal $games_in_store less the games of the SIGKILLed worker's run (it prints none).
+  store_get metrics/metrics.jsonl >"$tmp/metrics.jsonl" || fail "no metrics/metrics.jsonl in the store"
+  ingested="$(tail -n 1 "$tmp/metrics.jsonl" | python3 -c '
+import json, sys
+print(json.loads(sys.stdin.read()).get("selfplay_games", ""))')"
+  [ -n "$ingested" ] || fail "the last line of metrics/metrics.jsonl has no selfplay_games"
+  [ "$ingested" -ge 1 ] && [ "$ingested" -le "$games_at_trainer_end" ] \
+    || fail "the trainer counts $ingested ingested games; the store held $games_at_trainer_end when it ended"
+  log "the trainer ingested $ingested games; the store held $games_at_trainer_end when it ended ($games_in_store now)"
 
   # --- A wrong secret key must be refused, with a message that says so --------------------------
   rc=0
