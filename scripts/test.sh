@@ -5,13 +5,15 @@
 # it is there and reported either way (their tests show as ignored when off):
 #   outside-engines: fairy-stockfish and hachu on PATH (apt-get install fairy-stockfish hachu);
 #   shared-perft:    the project's shared reference tables in ../shared/perft.
+# The feature failpoints (kill tests of the distributed mode) is always on here.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 eval "$("$root/scripts/setup.sh")"
 cd "$root"
 # Debian installs the engines (fairy-stockfish, hachu) in /usr/games.
 [ -d /usr/games ] && export PATH="$PATH:/usr/games"
-features=()
+# failpoints: injection points for the tests that kill a process at a chosen moment.
+features=(failpoints)
 if command -v fairy-stockfish >/dev/null && command -v hachu >/dev/null; then
   features+=(outside-engines)
   echo "test.sh: outside engines found: their matches run (feature outside-engines)" >&2

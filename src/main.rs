@@ -5,6 +5,9 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
+    // Test builds only: injection points set with FAILPOINTS (e.g. `upload-games=sleep(60000)`).
+    #[cfg(feature = "failpoints")]
+    let _failpoints = fail::FailScenario::setup();
     let cli = shogi_zero::cli::Cli::parse();
     match shogi_zero::cli::run(cli) {
         Ok(code) => code,

@@ -71,6 +71,19 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// A flag raised by SIGTERM (a scheduler stopping a job) or SIGINT (Ctrl-C), so that long runs
+/// end cleanly; a second signal ends the process at once.
+fn stop_on_signals() -> anyhow::Result<std::sync::Arc<std::sync::atomic::AtomicBool>> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    for signal in [SIGTERM, SIGINT] {
+        // Exits (status 1) on a signal that comes while the flag is already up.
+        signal_hook::flag::register_conditional_shutdown(signal, 1, stop.clone()).context("cannot handle signals")?;
+        signal_hook::flag::register(signal, stop.clone()).context("cannot handle signals")?;
+    }
+    Ok(stop)
+}
+
 /// Selects a position: a variant, an optional start position and moves played from it.
 #[derive(Debug, Args)]
 pub struct PositionArgs {

@@ -115,7 +115,8 @@ fn run_worker(args: &SelfplayArgs, variant: VariantId, url: &str) -> anyhow::Res
     };
     eprintln!("worker {worker_id} of the run in {} (cache {})", store.url(), run.cache.display());
     let progress = games_progress(args.games);
-    let summary = worker::run(&store, &run, &AtomicBool::new(false), &progress)?;
+    let stop = super::stop_on_signals()?;
+    let summary = worker::run(&store, &run, &stop, &progress)?;
     progress.finish();
     let variant_name = variant.name();
     if let Some(step) = summary.models.first() {

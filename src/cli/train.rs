@@ -2,7 +2,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use anyhow::{bail, Context};
@@ -75,7 +74,8 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
         ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {percent:>3}%  {msg}").expect("valid template").progress_chars("=> "),
     );
     let train_run = TrainRun { config, run_dir: run_dir.clone(), seed: args.seed, store, trainer_only: args.trainer_only };
-    let summary = pipeline::train(&train_run, &AtomicBool::new(false), &progress).context("training stopped")?;
+    let stop = super::stop_on_signals()?;
+    let summary = pipeline::train(&train_run, &stop, &progress).context("training stopped")?;
     progress.finish();
     let minutes = summary.elapsed.as_secs_f64() / 60.0;
     println!(

@@ -370,7 +370,7 @@ impl Loop<'_> {
             let oldest = if train.max_game_age == 0 { 0 } else { self.trainer.step_count().saturating_sub(age) };
             let report = sync.sync(store, oldest)?;
             for object in report.unnamed {
-                self.progress.println(format!("passed over {object}: not a game batch name of this program"));
+                log(self.progress, &format!("passed over {object}: not a game batch name of this program"));
             }
         }
         let refresh = self.window.refresh()?;
@@ -379,16 +379,16 @@ impl Loop<'_> {
             match &mut self.sync {
                 Some((store, sync)) => {
                     let object = sync.set_aside(store, error.path())?;
-                    self.progress.println(format!("set aside {object}: {error}"));
+                    log(self.progress, &format!("set aside {object}: {error}"));
                 }
-                None => self.progress.println(format!("skipped a replay file: {error}")),
+                None => log(self.progress, &format!("skipped a replay file: {error}")),
             }
         }
         if self.sync.is_some() {
             // Self-play happens elsewhere: count what reaches the trainer.
-            self.counters.games.fetch_add(refresh.games_loaded as u64, Ordering::Relaxed);
-            self.counters.game_plies.fetch_add(refresh.plies_loaded as u64, Ordering::Relaxed);
-            self.counters.plies.fetch_add(refresh.plies_loaded as u64, Ordering::Relaxed);
+            self.counters.games.fetch_add(refresh.new_games as u64, Ordering::Relaxed);
+            self.counters.game_plies.fetch_add(refresh.new_plies as u64, Ordering::Relaxed);
+            self.counters.plies.fetch_add(refresh.new_plies as u64, Ordering::Relaxed);
         }
         Ok(())
     }
@@ -478,6 +478,12 @@ impl Loop<'_> {
         }
         Ok(path)
     }
+}
+
+/// Prints a line on standard error above the progress bar (also when the bar is hidden, as
+/// under a batch scheduler).
+fn log(progress: &ProgressBar, line: &str) {
+    progress.suspend(|| eprintln!("{line}"));
 }
 
 /// The length of the progress bar: the run's budget in thousandths.

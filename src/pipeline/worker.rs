@@ -58,7 +58,23 @@ pub fn cache_folder(cache_root: &Path, store: &Store) -> PathBuf {
 pub fn run(store: &Store, run: &WorkerRun, stop: &AtomicBool, progress: &ProgressBar) -> Result<WorkerSummary, PipelineError> {
     layout::check_worker_id(&run.worker_id).map_err(StoreError::Local)?;
     let started = Instant::now();
-    let config = run_config::fetch(store, &run.cache.join("run"))?;
+    let deadline = run.minutes.map(|m| started + Duration::from_secs_f64(m * 60.0));
+    let time_up = || deadline.is_some_and(|d| Instant::now() >= d);
+    // Workers may start before the trainer has created the run: they wait for it.
+    let mut waiting = false;
+    let config = loop {
+        match run_config::fetch(store, &run.cache.join("run")) {
+            Ok(config) => break config,
+            Err(StoreError::NoRun { .. }) if !stop.load(Ordering::Relaxed) && !time_up() => {
+                if !waiting {
+                    progress.suspend(|| eprintln!("waiting for a trainer to create the run in {}", store.url()));
+                    waiting = true;
+                }
+                std::thread::sleep(Duration::from_secs(1));
+            }
+            Err(error) => return Err(error.into()),
+        }
+    };
     if config.variant != run.variant {
         return Err(PipelineError::Unsupported(format!(
             "the run in {} is of {}, not {}",
@@ -74,8 +90,6 @@ pub fn run(store: &Store, run: &WorkerRun, stop: &AtomicBool, progress: &Progres
         games::upload(store, &file)?;
         summary.uploaded += 1;
     }
-    let deadline = run.minutes.map(|m| started + Duration::from_secs_f64(m * 60.0));
-    let time_up = || deadline.is_some_and(|d| Instant::now() >= d);
     let Some(mut latest) = wait_for_checkpoint(store, stop, &time_up)? else { return Ok(summary) };
     let model = Model::load(&checkpoints::fetch_model(store, &latest, &run.cache)?, Some(config.variant), &config.inference)?;
     summary.models.push(latest.step);

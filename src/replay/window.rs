@@ -99,9 +99,10 @@ pub struct Refresh {
     pub files_skipped: usize,
     /// Training positions that entered the window.
     pub positions_loaded: usize,
-    /// Games, and their plies, that entered the window.
-    pub games_loaded: usize,
-    pub plies_loaded: usize,
+    /// Games, and their plies, of the files loaded that were not counted before a restart
+    /// (those that add to the reuse cap's positions).
+    pub new_games: usize,
+    pub new_plies: usize,
     /// Training positions dropped, oldest games first, to keep the window's size.
     pub positions_dropped: usize,
     /// Files refused as invalid; they are not tried again.
@@ -213,8 +214,10 @@ impl ReplayWindow {
         }
         report.files_loaded = loaded.len();
         for file in loaded.into_iter().rev() {
-            report.games_loaded += file.games.len();
-            report.plies_loaded += file.games.iter().map(|(game, _)| game.length).sum::<usize>();
+            if self.counts(&file.name) {
+                report.new_games += file.games.len();
+                report.new_plies += file.games.iter().map(|(game, _)| game.length).sum::<usize>();
+            }
             report.positions_loaded += self.append(file);
         }
         report.positions_dropped = self.trim();
@@ -256,11 +259,15 @@ impl ReplayWindow {
         Ok(LoadedFile { name: name.to_string(), games })
     }
 
+    /// Whether the file `name` was not counted before a restart.
+    fn counts(&self, name: &str) -> bool {
+        self.counted_before.as_deref().is_none_or(|before| name > before)
+    }
+
     /// Puts a loaded file's games at the new end of the window; returns its position count.
     fn append(&mut self, file: LoadedFile) -> usize {
         let positions = file.positions();
-        let counted = self.counted_before.as_deref().is_none_or(|before| file.name.as_str() > before);
-        if counted {
+        if self.counts(&file.name) {
             self.counters.positions_added += positions as u64;
         }
         if self.counters.newest_file.as_deref().is_none_or(|newest| file.name.as_str() > newest) {

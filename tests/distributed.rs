@@ -1,0 +1,335 @@
+//! The distributed mode end to end, with the real binary and a `file://` store (a shared
+//! filesystem) or `memory://`: a trainer and self-play workers as separate processes, kills at
+//! chosen moments, a corrupt game batch, and stores that cannot be used.
+//! `scripts/test-distributed.sh` runs the same roles against a real S3 server (SeaweedFS).
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use shogi_zero::replay;
+use shogi_zero::store::layout::{GameName, LatestRecord};
+
+const BIN: &str = env!("CARGO_BIN_EXE_shogi-zero");
+
+/// A scratch folder with a store folder and a small, fast run configuration.
+struct Setup {
+    dir: tempfile::TempDir,
+}
+
+impl Setup {
+    /// `total_steps` steps, a checkpoint every 10.
+    fn new(total_steps: u64) -> Setup {
+        let dir = tempfile::tempdir().expect("a scratch folder");
+        std::fs::create_dir(dir.path().join("store")).unwrap();
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(root.join("configs/shogi-tiny.toml")).unwrap();
+        let mut config = String::new();
+        for line in text.lines() {
+            let replaced = match line.split(" = ").next().unwrap_or_default() {
+                "ply_cap" => "ply_cap = 40".to_string(),
+                "games_per_worker" => "games_per_worker = 8".to_string(),
+                "games_per_file" => "games_per_file = 2".to_string(),
+                "batch_size" if config.contains("[train]") => "batch_size = 32".to_string(),
+                "min_window_positions" => "min_window_positions = 32".to_string(),
+                "checkpoint_every" => "checkpoint_every = 10".to_string(),
+                "total_steps" => format!("total_steps = {total_steps}"),
+                "max_minutes" => "max_minutes = 5.0".to_string(),
+                _ => line.to_string(),
+            };
+            config.push_str(&replaced);
+            config.push('\n');
+        }
+        std::fs::write(dir.path().join("run.toml"), config).unwrap();
+        Setup { dir }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    fn store_dir(&self) -> PathBuf {
+        self.path("store")
+    }
+
+    fn url(&self) -> String {
+        format!("file://{}", self.store_dir().display())
+    }
+
+    /// `train --trainer-only` against the store, with its local copy in `models`.
+    fn trainer(&self, models: &str) -> Command {
+        let mut command = Command::new(BIN);
+        command.args(["train", "--variant", "shogi", "--trainer-only", "--store", &self.url(), "--models"]);
+        command.arg(self.path(models)).arg("--config").arg(self.path("run.toml"));
+        command
+    }
+
+    /// `selfplay --store` as worker `id`, with its own cache.
+    fn worker(&self, id: &str) -> Command {
+        let mut command = Command::new(BIN);
+        command.args(["selfplay", "--variant", "shogi", "--store", &self.url(), "--worker-id", id, "--cache"]);
+        command.arg(self.path(&format!("cache-{id}")));
+        command
+    }
+
+    fn latest(&self) -> Option<LatestRecord> {
+        let bytes = std::fs::read(self.store_dir().join("latest.json")).ok()?;
+        Some(serde_json::from_slice(&bytes).expect("latest.json parses"))
+    }
+
+    /// The game objects' file names.
+    fn game_objects(&self) -> Vec<String> {
+        list(&self.store_dir().join("games"))
+    }
+
+    /// Waits until `done` holds, failing after `limit`.
+    fn wait_for(&self, what: &str, limit: Duration, mut done: impl FnMut(&Setup) -> bool) {
+        let start = Instant::now();
+        while !done(self) {
+            assert!(start.elapsed() < limit, "timed out waiting for {what}");
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+}
+
+/// The file names in a folder, sorted (none when it is missing).
+fn list(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = match std::fs::read_dir(dir) {
+        Ok(entries) => entries.filter_map(|e| e.ok()?.file_name().into_string().ok()).collect(),
+        Err(_) => Vec::new(),
+    };
+    names.sort();
+    names
+}
+
+/// A child process killed and reaped when dropped, so that no test leaves one behind.
+struct Running(Child);
+
+impl Running {
+    fn start(mut command: Command) -> Running {
+        Running(command.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the binary starts"))
+    }
+
+    /// Kills the process at once (SIGKILL), as a preempted job or a lost machine would end.
+    fn kill(mut self) {
+        self.0.kill().unwrap();
+        self.0.wait().unwrap();
+    }
+
+    /// Waits for the process to exit, failing after `limit`.
+    fn finish(mut self, limit: Duration) -> Output {
+        let start = Instant::now();
+        while self.0.try_wait().unwrap().is_none() {
+            assert!(start.elapsed() < limit, "the process did not finish in {limit:?}");
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        let child = std::mem::replace(&mut self.0, Command::new("true").spawn().unwrap());
+        child.wait_with_output().unwrap()
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn text(output: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
+}
+
+fn metrics_steps(store: &Path) -> Vec<u64> {
+    let text = std::fs::read_to_string(store.join("metrics/metrics.jsonl")).unwrap_or_default();
+    text.lines().map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap()["step"].as_u64().unwrap()).collect()
+}
+
+/// Every game object is complete, valid through the rules, and named by its content.
+fn check_game_objects(setup: &Setup) -> usize {
+    let mut hashes = HashSet::new();
+    let mut games = 0;
+    for name in setup.game_objects() {
+        let parsed = GameName::parse(&name).unwrap_or_else(|| panic!("{name} is not a game object name"));
+        let path = setup.store_dir().join("games").join(&name);
+        let bytes = std::fs::read(&path).unwrap();
+        assert_eq!(format!("{:016x}", shogi_zero::nn::fnv::hash(&bytes)), parsed.hash, "{name}: content does not match its name");
+        assert!(hashes.insert(parsed.hash.clone()), "{name}: the same batch twice");
+        games += replay::read_file(&path).unwrap_or_else(|e| panic!("{e}")).games.len();
+    }
+    games
+}
+
+#[test]
+fn a_trainer_and_a_worker_publish_two_checkpoints_through_a_file_store() {
+    let setup = Setup::new(20);
+    let trainer = Running::start(setup.trainer("models"));
+    let worker = Running::start(setup.worker("w1"));
+    let output = trainer.finish(Duration::from_secs(240));
+    assert!(output.status.success(), "{}", text(&output));
+    worker.kill();
+    let latest = setup.latest().expect("latest.json");
+    assert_eq!(latest.step, 20);
+    let folders = list(&setup.store_dir().join("checkpoints"));
+    assert_eq!(folders.len(), 3, "{folders:?}");
+    for (folder, step) in folders.iter().zip([0u64, 10, 20]) {
+        assert!(folder.starts_with(&format!("step-{step:010}-")), "{folder}");
+        let files = list(&setup.store_dir().join("checkpoints").join(folder));
+        assert_eq!(files.len(), 4, "{folder}: {files:?}");
+    }
+    assert_eq!(latest.checkpoint, format!("checkpoints/{}", folders[2]));
+    assert!(check_game_objects(&setup) > 0);
+    assert_eq!(metrics_steps(&setup.store_dir()), vec![10, 20]);
+    assert!(list(&setup.store_dir().join("rejected")).is_empty());
+    // The worker kept only its cache: the batches it played are all in the store.
+    let spool = setup.path("cache-w1");
+    let leftovers: Vec<_> = walk(&spool).into_iter().filter(|p| p.extension().is_some_and(|e| e == "replay")).collect();
+    assert!(leftovers.len() <= 1, "{leftovers:?}");
+}
+
+/// Every file under `dir`.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}
+
+/// A run in the store with its first checkpoint, and no trainer left running.
+fn published_run(setup: &Setup) {
+    let trainer = Running::start(setup.trainer("models"));
+    setup.wait_for("the first checkpoint", Duration::from_secs(120), |s| s.latest().is_some());
+    trainer.kill();
+}
+
+#[test]
+#[cfg_attr(not(feature = "failpoints"), ignore = "needs the failpoints feature (scripts/test.sh turns it on)")]
+fn a_worker_killed_during_an_upload_uploads_the_batch_when_it_starts_again() {
+    let setup = Setup::new(100);
+    published_run(&setup);
+    let mut command = setup.worker("w1");
+    command.env("FAILPOINTS", "upload-games=sleep(120000)");
+    let worker = Running::start(command);
+    let spool = setup.path("cache-w1");
+    let named = |s: &Setup| {
+        let _ = s;
+        walk(&spool).into_iter().find(|p| p.file_name().and_then(|n| n.to_str()).and_then(GameName::parse).is_some())
+    };
+    setup.wait_for("a batch in the middle of its upload", Duration::from_secs(120), |s| named(s).is_some());
+    let batch = named(&setup).unwrap();
+    worker.kill();
+    assert!(setup.game_objects().is_empty(), "nothing reached the store");
+    let bytes = std::fs::read(&batch).unwrap();
+    let output = setup.worker("w1").args(["--games", "1"]).output().unwrap();
+    assert!(output.status.success(), "{}", text(&output));
+    let name = batch.file_name().unwrap().to_str().unwrap().to_string();
+    let objects = setup.game_objects();
+    assert!(objects.contains(&name), "{name} not in {objects:?}");
+    assert_eq!(std::fs::read(setup.store_dir().join("games").join(&name)).unwrap(), bytes);
+    assert!(!batch.exists(), "the spooled batch is removed once uploaded");
+    // The one game asked for, in a batch of its own.
+    assert_eq!(objects.len(), 2, "{objects:?}");
+    check_game_objects(&setup);
+}
+
+#[test]
+fn a_trainer_killed_on_a_lost_machine_resumes_from_the_store() {
+    let setup = Setup::new(30);
+    let worker = Running::start(setup.worker("w1"));
+    let trainer = Running::start(setup.trainer("models"));
+    setup.wait_for("a checkpoint after step 0", Duration::from_secs(180), |s| s.latest().is_some_and(|l| l.step >= 10));
+    trainer.kill();
+    let before = setup.latest().unwrap().step;
+    // A new machine: nothing of the first trainer's local copy is left.
+    std::fs::remove_dir_all(setup.path("models")).unwrap();
+    let output = Running::start(setup.trainer("models-again")).finish(Duration::from_secs(240));
+    worker.kill();
+    let printed = text(&output);
+    assert!(output.status.success(), "{printed}");
+    assert!(printed.contains(&format!("resumed: steps {before} to 30")), "{printed}");
+    assert_eq!(setup.latest().unwrap().step, 30);
+    let steps = metrics_steps(&setup.store_dir());
+    assert_eq!(steps.last(), Some(&30));
+    assert!(steps.windows(2).all(|w| w[0] < w[1]), "metrics steps go up: {steps:?}");
+    assert!(steps.contains(&before), "{steps:?}");
+}
+
+#[test]
+fn a_corrupt_game_batch_is_set_aside_and_training_goes_on() {
+    let setup = Setup::new(10);
+    published_run(&setup);
+    let bad =
+        GameName { created_ms: 1, worker: "broken".to_string(), model_step: 0, pid: 1, sequence: 1, hash: "0123456789abcdef".to_string() };
+    let games = setup.store_dir().join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    std::fs::write(games.join(bad.file_name()), "{\"format\":\"shogi-zero-replay\",\"version\":1,\"variant\":\"shogi\"\nnot json\n")
+        .unwrap();
+    let worker = Running::start(setup.worker("w1"));
+    let output = Running::start(setup.trainer("models")).finish(Duration::from_secs(240));
+    worker.kill();
+    let printed = text(&output);
+    assert!(output.status.success(), "{printed}");
+    assert!(printed.contains(&format!("set aside rejected/{}", bad.file_name())), "{printed}");
+    assert_eq!(list(&setup.store_dir().join("rejected")), vec![bad.file_name()]);
+    let metrics = std::fs::read_to_string(setup.store_dir().join("metrics/metrics.jsonl")).unwrap();
+    let rejected: u64 =
+        metrics.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["rejected_files"].as_u64().unwrap()).sum();
+    assert_eq!(rejected, 1);
+    assert_eq!(setup.latest().unwrap().step, 10);
+}
+
+#[test]
+fn both_roles_in_one_process_against_a_memory_store() {
+    let setup = Setup::new(10);
+    let output = Command::new(BIN)
+        .args(["train", "--variant", "shogi", "--store", "memory://", "--models"])
+        .arg(setup.path("models"))
+        .arg("--config")
+        .arg(setup.path("run.toml"))
+        .output()
+        .unwrap();
+    let printed = text(&output);
+    assert!(output.status.success(), "{printed}");
+    assert!(printed.contains("trained: steps 0 to 10"), "{printed}");
+    let run = setup.path("models/shogi/main");
+    assert!(run.join("step-0000000010.json").is_file());
+    let replay = list(&run).into_iter().find(|n| n.starts_with("replay-")).expect("the store's games folder");
+    assert!(!list(&run.join(replay)).is_empty());
+}
+
+#[test]
+fn stores_that_cannot_be_used_give_clear_errors() {
+    let setup = Setup::new(10);
+    let fails = |args: &[&str], expected: &str| {
+        let output = Running::start({
+            let mut command = Command::new(BIN);
+            command.args(args);
+            command
+        })
+        .finish(Duration::from_secs(60));
+        let printed = text(&output);
+        assert!(!output.status.success(), "{args:?} succeeded: {printed}");
+        assert!(printed.contains(expected), "{args:?}: '{expected}' not in: {printed}");
+        assert!(!printed.contains("panicked"), "{printed}");
+    };
+    let cache = setup.path("cache").display().to_string();
+    // A worker waits for a trainer to create the run, here for about a second.
+    let worker = |url: &str| ["selfplay", "--variant", "shogi", "--minutes", "0.02", "--cache", &cache, "--store", url].map(String::from);
+    let missing = format!("file://{}/nowhere", setup.dir.path().display());
+    fails(&worker(&missing).each_ref().map(String::as_str), "no such folder");
+    let url = setup.url();
+    let args = worker(&url);
+    let args = args.each_ref().map(String::as_str);
+    fails(&args, "holds no training run");
+    std::fs::write(setup.store_dir().join("config.toml"), "variant = \"shogi\"\n[network\n").unwrap();
+    fails(&args, "config.toml is malformed");
+    fails(&worker("not a url").each_ref().map(String::as_str), "is not a store URL");
+    fails(&["train", "--variant", "shogi", "--trainer-only"], "--store");
+    fails(&["selfplay", "--variant", "shogi", "--store", &url, "--model", "models/x"], "cannot be used with");
+}
