@@ -21,7 +21,7 @@ fn files(step: u64) -> [String; 4] {
 /// Uploads checkpoint `step` of the run folder `run_dir` (weights, metadata, optimiser and
 /// trainer state), then points `latest.json` at it.
 pub fn publish(store: &Store, run_dir: &Path, step: u64) -> Result<LatestRecord, StoreError> {
-    let (_, metadata) = checkpoint::read_metadata(&checkpoint::metadata_file(run_dir, step)).map_err(|e| local(e))?;
+    let (_, metadata) = checkpoint::read_metadata(&checkpoint::metadata_file(run_dir, step)).map_err(local)?;
     let folder = layout::checkpoint_folder(step, &metadata.weights_fnv1a64);
     for file in files(step) {
         let path = run_dir.join(&file);
@@ -68,7 +68,7 @@ pub fn fetch_model(store: &Store, record: &LatestRecord, cache: &Path) -> Result
         for file in [&weights, &metadata] {
             fetch_file(store, &format!("{}/{file}", record.checkpoint), &dir.join(file))?;
         }
-        let bytes = std::fs::read(dir.join(&weights)).map_err(|e| local(e))?;
+        let bytes = std::fs::read(dir.join(&weights)).map_err(local)?;
         let found = format!("{:016x}", fnv::hash(&bytes));
         if found != record.weights_fnv1a64 {
             return Err(StoreError::Malformed {
