@@ -387,3 +387,29 @@ fn league_runs_draw_their_opponent_from_the_run_s_own_checkpoints() {
     }
     assert!(league_games > 0 && plain_games > 0, "league {league_games}, plain {plain_games}");
 }
+
+#[test]
+fn with_eval_on_checkpoints_play_the_anchors_and_the_value_probe_is_logged() {
+    let (_scratch, run_dir) = train_edited("train-eval", 10, |text| {
+        format!("{text}\n[eval]\nenabled = true\nevery = 2\ngames = 2\nsimulations = 4\nrandom_plies = 2\nanchors = [\"random\", \"alphabeta:1\"]\nprobe_pairs = 8\n")
+    });
+    let metrics = shogi_zero::train::metrics::read(&run_dir).unwrap();
+    assert_eq!(metrics.iter().map(|l| l.step).collect::<Vec<_>>(), [5, 10]);
+    // Every checkpoint runs the probe; the second (every = 2) plays each anchor.
+    for line in &metrics {
+        let share = line.value_probe.unwrap_or_else(|| panic!("step {}: no probe", line.step));
+        assert!((0.0..=1.0).contains(&share));
+    }
+    assert!(metrics[0].anchors.is_empty());
+    let anchors: Vec<&str> = metrics[1].anchors.iter().map(|a| a.anchor.as_str()).collect();
+    assert_eq!(anchors, ["random", "alphabeta:1"]);
+    for (score, folder) in metrics[1].anchors.iter().zip(["random", "alphabeta_1"]) {
+        assert_eq!(score.games, 2);
+        assert!((0.0..=1.0).contains(&score.score));
+        let results = run_dir.join(format!("eval/step-0000000010/{folder}/results.json"));
+        let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap();
+        assert_eq!(summary["games"], 2, "{}", results.display());
+        assert_eq!(summary["players"][1]["name"], score.anchor);
+    }
+    assert!(run_dir.join("strength.png").exists() && run_dir.join("strength-minutes.png").exists());
+}

@@ -11,10 +11,12 @@ pub mod engine;
 pub mod ladder;
 pub mod network_player;
 pub mod player;
+pub mod probe;
 pub mod random;
 pub mod records;
 pub mod runner;
 pub mod stats;
+pub mod strength;
 pub mod usi_client;
 pub mod xboard_client;
 

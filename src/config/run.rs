@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::InvalidField;
+use crate::arena::strength::EvalConfig;
 use crate::arena::GateConfig;
 use crate::mcts::SearchConfig;
 use crate::nn::config::{InferenceConfig, NetworkConfig};
@@ -36,6 +37,9 @@ pub struct RunConfig {
     /// Gating of new checkpoints during training (off by default).
     #[serde(default)]
     pub gating: GateConfig,
+    /// Strength measured during training: anchor matches and the value probe.
+    #[serde(default)]
+    pub eval: EvalConfig,
 }
 
 /// Why a configuration file could not be used.
@@ -82,7 +86,8 @@ impl RunConfig {
         self.search.validate()?;
         self.selfplay.validate()?;
         self.train.validate()?;
-        self.gating.validate()
+        self.gating.validate()?;
+        self.eval.validate()
     }
 
     /// The default configuration file of a variant: `configs/<variant>-cpu.toml`, the CPU recipe.

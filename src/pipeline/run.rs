@@ -16,6 +16,8 @@ use rand_chacha::ChaCha8Rng;
 
 use super::worker::{self, WorkerRun};
 use super::{gating, league};
+use crate::arena::probe::{probe_pairs, run_probe, ProbePair};
+use crate::arena::strength;
 use crate::config::RunConfig;
 use crate::mcts::{Model, ModelError};
 use crate::nn::checkpoint::{self, CheckpointError};
@@ -27,10 +29,13 @@ use crate::selfplay::SelfplayError;
 use crate::store::games::GameSync;
 use crate::store::{checkpoints, layout, Store};
 use crate::train::batch::BatchBuilder;
-use crate::train::metrics::{self, MetricsLine};
+use crate::train::metrics::{self, AnchorScore, MetricsLine};
 use crate::train::optimizer::Optimizer;
 use crate::train::state::{self, TrainerState};
 use crate::train::{Losses, TrainConfig, TrainError, Trainer};
+
+/// Seed of the value probe's positions: the same positions at every checkpoint and in every run.
+const PROBE_SEED: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// The copy of the configuration kept in a run folder.
 pub const RUN_CONFIG: &str = "config.toml";
@@ -208,6 +213,8 @@ pub fn train(run: &TrainRun, stop: &AtomicBool, progress: &ProgressBar) -> Resul
             counters: &counters,
             progress,
             stop,
+            probe: probe_pairs(variant, config.eval.probe_pairs, PROBE_SEED),
+            strength: Strength::default(),
         }
         .run(state.elapsed_s, session_start, &|| selfplay_thread.as_ref().is_some_and(|t| t.is_finished()));
         selfplay_stop.store(true, Ordering::Relaxed);
@@ -274,6 +281,28 @@ struct Loop<'a> {
     counters: &'a Counters,
     progress: &'a ProgressBar,
     stop: &'a AtomicBool,
+    /// The value probe's positions (none when `[eval] probe_pairs` is 0).
+    probe: Vec<ProbePair>,
+    /// The latest anchor scores and probe share, for the progress line.
+    strength: Strength,
+}
+
+/// The latest strength figures, as the progress line shows them.
+#[derive(Default)]
+struct Strength {
+    anchors: String,
+    probe: String,
+}
+
+impl std::fmt::Display for Strength {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for part in [&self.anchors, &self.probe] {
+            if !part.is_empty() {
+                write!(f, "; {part}")?;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Sums of the losses since the last checkpoint.
@@ -342,13 +371,14 @@ impl Loop<'_> {
             let step = self.trainer.step_count();
             self.progress.set_position(budget_used(&train, step, elapsed(session_start)));
             self.progress.set_message(format!(
-                "{}; games {}, window {}, {:.0} samples/s, loss policy {:.3} value {:.3}",
+                "{}; games {}, window {}, {:.0} samples/s, loss policy {:.3} value {:.3}{}",
                 budget_text(&train, step, elapsed(session_start)),
                 self.counters.games.load(Ordering::Relaxed),
                 self.window.len(),
                 (interval.steps * train.batch_size as u64) as f64 / interval.training.as_secs_f64().max(1e-9),
                 losses.policy,
-                losses.value
+                losses.value,
+                self.strength
             ));
             if step.is_multiple_of(train.checkpoint_every) || step == train.total_steps {
                 checkpoint = self.checkpoint(&mut interval, elapsed(session_start))?;
@@ -358,6 +388,41 @@ impl Loop<'_> {
             checkpoint = self.checkpoint(&mut interval, elapsed(session_start))?;
         }
         Ok(checkpoint)
+    }
+
+    /// The value probe on checkpoint `step` (at `path`), and its anchor matches when they are
+    /// due; self-play goes on meanwhile. Updates the progress line's strength part.
+    fn measure_strength(&mut self, step: u64, path: &Path) -> Result<(Option<f64>, Vec<AnchorScore>), PipelineError> {
+        let config = &self.run.config;
+        let value_probe = if self.probe.is_empty() {
+            None
+        } else {
+            let (network, _) = on_fresh_thread(|| checkpoint::load(path, config.variant, None, tch::Device::Cpu))?;
+            Some(run_probe(&network, &self.probe)?.share())
+        };
+        let anchors = if config.eval.due(step, config.train.checkpoint_every) {
+            self.progress.set_message(format!("step {step}: playing the anchors {}", config.eval.anchors.join(", ")));
+            let rules = runner::game_rules(config.variant, &config.selfplay);
+            strength::play_anchors(&config.eval, config.variant, rules, path, step, &self.run.run_dir)?
+        } else {
+            Vec::new()
+        };
+        if let Some(share) = value_probe {
+            self.strength.probe = format!("value probe {:.0}%", 100.0 * share);
+        }
+        if !anchors.is_empty() {
+            let scores: Vec<String> = anchors.iter().map(|a| format!("{} {:.0}%", a.anchor, 100.0 * a.score)).collect();
+            self.strength.anchors = scores.join(", ");
+            let detailed: Vec<String> = anchors
+                .iter()
+                .map(|a| match (a.elo, a.elo_margin) {
+                    (Some(elo), Some(margin)) => format!("{} {:.0}% (Elo {elo:+.0} +/- {margin:.0})", a.anchor, 100.0 * a.score),
+                    _ => format!("{} {:.0}%", a.anchor, 100.0 * a.score),
+                })
+                .collect();
+            log(self.progress, &format!("step {step}: {} in {} games each", detailed.join(", "), config.eval.games));
+        }
+        Ok((value_probe, anchors))
     }
 
     /// Brings new games into the window: from the store first when there is one (games of
@@ -415,6 +480,7 @@ impl Loop<'_> {
         if let Some((store, _)) = &self.sync {
             checkpoints::publish(store, run_dir, step)?;
         }
+        let (value_probe, anchors) = self.measure_strength(step, &path)?;
         let seconds = interval.started.map_or(1.0, |t| t.elapsed().as_secs_f64().max(1e-9));
         let plies = self.counters.game_plies.load(Ordering::Relaxed);
         let evaluations = self.counters.evaluations.load(Ordering::Relaxed);
@@ -459,6 +525,8 @@ impl Loop<'_> {
             selfplay_step: self.incumbent,
             league_opponent: self.opponent.map(|(_, step)| step),
             rejected_files: interval.rejected,
+            value_probe,
+            anchors,
         };
         metrics::append(run_dir, &line).map_err(io("append to", &run_dir.join(metrics::METRICS_FILE)))?;
         let title = format!("{} {}", config.variant.name(), run_name(run_dir));

@@ -46,6 +46,27 @@ pub struct MetricsLine {
     /// Replay files (game batches) refused by the window's checks in this interval, set aside.
     #[serde(default)]
     pub rejected_files: u64,
+    /// With `[eval]` probe pairs: the share of value-probe pairs in which the value head
+    /// prefers the side with the extra piece.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value_probe: Option<f64>,
+    /// With `[eval]` on, at the checkpoints that play them: the scores against the anchors.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub anchors: Vec<AnchorScore>,
+}
+
+/// A checkpoint's result against one anchor (`[eval]`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnchorScore {
+    /// The anchor, as the arena names it (`alphabeta:2`).
+    pub anchor: String,
+    pub games: u32,
+    /// Points per game of the network, 0 to 1.
+    pub score: f64,
+    /// Elo difference and half its 95% interval; `None` when the score is 0 or 1.
+    pub elo: Option<f64>,
+    pub elo_margin: Option<f64>,
 }
 
 /// Appends `line` to the run's metrics file (one write of a whole line).
@@ -89,6 +110,42 @@ pub fn plot(run_dir: &Path, title: &str) -> Result<Vec<PathBuf>, PlotError> {
             .series("candidate's score", gated)
             .write_png(&gating)?;
         charts.push(gating);
+    }
+    charts.extend(plot_strength(&lines, run_dir, title)?);
+    Ok(charts)
+}
+
+/// `strength.png` (over training steps) and `strength-minutes.png` (over minutes of training):
+/// the anchors' scores and the value probe, when the run measures them.
+fn plot_strength(lines: &[MetricsLine], run_dir: &Path, title: &str) -> Result<Vec<PathBuf>, PlotError> {
+    let mut anchors: Vec<&str> = Vec::new();
+    for line in lines {
+        for score in &line.anchors {
+            if !anchors.contains(&score.anchor.as_str()) {
+                anchors.push(&score.anchor);
+            }
+        }
+    }
+    if anchors.is_empty() && lines.iter().all(|l| l.value_probe.is_none()) {
+        return Ok(Vec::new());
+    }
+    let mut charts = Vec::new();
+    for (file, x_label, x) in [
+        ("strength.png", "training step", (|l: &MetricsLine| l.step as f64) as fn(&MetricsLine) -> f64),
+        ("strength-minutes.png", "minutes of training", |l: &MetricsLine| l.elapsed_s / 60.0),
+    ] {
+        let mut chart = LineChart::new(format!("{title}: strength"), x_label, "score against the anchor; probe share");
+        for anchor in &anchors {
+            let points = lines.iter().filter_map(|l| Some((x(l), l.anchors.iter().find(|s| s.anchor == *anchor)?.score))).collect();
+            chart = chart.series(format!("vs {anchor}"), points);
+        }
+        let probe: Vec<(f64, f64)> = lines.iter().filter_map(|l| Some((x(l), l.value_probe?))).collect();
+        if !probe.is_empty() {
+            chart = chart.series("value probe", probe);
+        }
+        let path = run_dir.join(file);
+        chart.write_png(&path)?;
+        charts.push(path);
     }
     Ok(charts)
 }

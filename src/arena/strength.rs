@@ -1,0 +1,155 @@
+//! Strength measured while training (`[eval]`): every few checkpoints the newest network plays
+//! a short colour-swapped match against fixed anchors (`alphabeta:1`, `alphabeta:2`, any player
+//! the arena takes), and the value probe ([`super::probe`]) runs on every checkpoint, so that a
+//! user sees within minutes whether a run learns the game. Matches are written to
+//! `<run>/eval/step-<N>/<anchor>/` (results.json, games.jsonl).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::network_player::NetworkFactory;
+use super::player::{factory, Budget, PlayerSpec};
+use super::{run_match, ArenaError, MatchConfig, Openings, PlayerFactory};
+use crate::config::InvalidField;
+use crate::mcts::SearchConfig;
+use crate::rules::{GameRules, VariantId};
+use crate::train::metrics::AnchorScore;
+
+/// Games of an anchor match played at once.
+const CONCURRENT_GAMES: usize = 8;
+
+/// The `[eval]` table of a run configuration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EvalConfig {
+    /// Anchor matches during training (off by default; on in the CPU recipes).
+    pub enabled: bool,
+    /// A match against each anchor every this many checkpoints.
+    pub every: u64,
+    /// Games per anchor (colour-swapped pairs, so an odd number is rounded up).
+    pub games: u32,
+    /// Simulations per move of the network.
+    pub simulations: u32,
+    /// Random plies from the start position before each pair of games.
+    pub random_plies: u32,
+    /// The anchors, as the arena's `--player` takes them.
+    pub anchors: Vec<String>,
+    /// Pairs of the value probe, run at every checkpoint (0: none).
+    pub probe_pairs: usize,
+}
+
+impl Default for EvalConfig {
+    fn default() -> EvalConfig {
+        EvalConfig {
+            enabled: false,
+            every: 5,
+            games: 10,
+            simulations: 16,
+            random_plies: 4,
+            anchors: vec!["alphabeta:1".to_string(), "alphabeta:2".to_string()],
+            probe_pairs: 64,
+        }
+    }
+}
+
+impl EvalConfig {
+    /// Checks every field, naming the first one out of range.
+    pub fn validate(&self) -> Result<(), InvalidField> {
+        let fail = |name: &str, message: String| Err(InvalidField { field: format!("eval.{name}"), message });
+        if self.every == 0 {
+            return fail("every", "0 is not a number of checkpoints (at least 1)".to_string());
+        }
+        if !(1..=10_000).contains(&self.games) {
+            return fail("games", format!("{} is not between 1 and 10000", self.games));
+        }
+        if !(1..=1_000_000).contains(&self.simulations) {
+            return fail("simulations", format!("{} is not between 1 and 1000000", self.simulations));
+        }
+        if self.random_plies > 200 {
+            return fail("random_plies", format!("{} is more than 200", self.random_plies));
+        }
+        if self.probe_pairs > 4096 {
+            return fail("probe_pairs", format!("{} is more than 4096", self.probe_pairs));
+        }
+        for anchor in &self.anchors {
+            if let Err(error) = anchor.parse::<PlayerSpec>() {
+                return fail("anchors", format!("'{anchor}': {error}"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the checkpoint of `step` plays the anchors (every `every`-th checkpoint).
+    pub fn due(&self, step: u64, checkpoint_every: u64) -> bool {
+        self.enabled && !self.anchors.is_empty() && step > 0 && (step / checkpoint_every.max(1)).is_multiple_of(self.every)
+    }
+}
+
+/// The folder of the anchor matches of checkpoint `step`.
+pub fn eval_dir(run_dir: &Path, step: u64) -> PathBuf {
+    run_dir.join("eval").join(format!("step-{step:010}"))
+}
+
+/// Plays the checkpoint at `metadata` (of training step `step`) against every anchor of
+/// `config`, under `rules`; writes each match under [`eval_dir`] and returns the scores.
+pub fn play_anchors(
+    config: &EvalConfig,
+    variant: VariantId,
+    rules: GameRules,
+    metadata: &Path,
+    step: u64,
+    run_dir: &Path,
+) -> Result<Vec<AnchorScore>, ArenaError> {
+    let name = format!("step-{step}");
+    let network: Arc<dyn PlayerFactory> = Arc::new(
+        NetworkFactory::load(name.clone(), metadata, variant, SearchConfig::default())
+            .map_err(|error| ArenaError::Player { name: name.clone(), error })?,
+    );
+    let mut scores = Vec::new();
+    for anchor in &config.anchors {
+        let spec: PlayerSpec = anchor
+            .parse()
+            .map_err(|e| ArenaError::Player { name: anchor.clone(), error: super::PlayerError::Unavailable(format!("{e}")) })?;
+        let opponent = factory(&spec, variant).map_err(|error| ArenaError::Player { name: anchor.clone(), error })?;
+        let folder = anchor.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '.' { c } else { '_' }).collect::<String>();
+        let matches = MatchConfig {
+            games: config.games,
+            concurrency: CONCURRENT_GAMES,
+            budget: Budget::Sims(config.simulations),
+            openings: Openings { lines: Vec::new(), random_plies: config.random_plies },
+            rules,
+            seed: step,
+            out: Some(eval_dir(run_dir, step).join(folder)),
+            ..MatchConfig::new(variant)
+        };
+        let report = run_match(&matches, [network.clone(), opponent])?;
+        let elo = report.summary.elo;
+        scores.push(AnchorScore {
+            anchor: anchor.clone(),
+            games: report.summary.games,
+            score: elo.map_or(0.0, |e| e.score),
+            elo: elo.map(|e| e.elo).filter(|e| e.is_finite()),
+            elo_margin: elo.map(|e| e.margin).filter(|m| m.is_finite()),
+        });
+    }
+    Ok(scores)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::EvalConfig;
+
+    #[test]
+    fn anchors_are_due_every_nth_checkpoint_and_checked() {
+        let config = EvalConfig { enabled: true, every: 3, ..EvalConfig::default() };
+        let due: Vec<u64> = (0..=1000).step_by(100).filter(|&s| config.due(s, 100)).collect();
+        assert_eq!(due, vec![300, 600, 900]);
+        assert!(!EvalConfig { enabled: false, ..config.clone() }.due(300, 100));
+        let bad = EvalConfig { anchors: vec!["alphabeta:x".to_string()], ..EvalConfig::default() };
+        assert_eq!(bad.validate().unwrap_err().field, "eval.anchors");
+        assert_eq!(EvalConfig { every: 0, ..EvalConfig::default() }.validate().unwrap_err().field, "eval.every");
+        assert!(EvalConfig::default().validate().is_ok());
+    }
+}
