@@ -7,7 +7,7 @@
 #        is killed with SIGKILL after its first upload and restarted, the trainer likewise after
 #        its first checkpoint; the run must reach two checkpoints. Then the store is checked:
 #        every game object once (no two with the same content), every file valid through the
-#        rules, the trainer's count of ingested games (TODO below), and a worker with a wrong
+#        rules, the trainer's count of ingested games, and a worker with a wrong
 #        secret key must fail with an error about access or credentials.
 # slurm: after the store part, on the same run: the one-host Slurm (scripts/slurm-local.sh)
 #        runs deploy/slurm/selfplay-workers.sbatch as a 2-task array, 2 games each, credentials
@@ -295,10 +295,8 @@ run_store_part() {
   # the games in the store when it ended: at least one, and never more (a game ingested twice,
   # say after the trainer's SIGKILL, would push it over). It can be fewer: games uploaded after
   # the trainer's last look are not ingested.
-  # TODO(distributed metrics): the field is taken to be `selfplay_games` (the total of ingested
-  # games, counted across the restart); rename it here if the trainer logs another. Once the
-  # workers print a summary when stopped (games uploaded), add their sum as a second count: it
-  # must equal $games_in_store less the games of the SIGKILLed worker's run (it prints none).
+  # The field is `selfplay_games`: with a store, the games that reached the trainer, counted
+  # across its restart.
   store_get metrics/metrics.jsonl >"$tmp/metrics.jsonl" || fail "no metrics/metrics.jsonl in the store"
   ingested="$(tail -n 1 "$tmp/metrics.jsonl" | python3 -c '
 import json, sys
