@@ -254,13 +254,19 @@ fn local_selfplay_models(run: &TrainRun, incumbent: Option<u64>, first_step: u64
 
 /// Brings the store's latest checkpoint (with its optimiser and trainer state) and metrics into
 /// the run folder; returns whether the store had one (the run resumes) or not (a new run).
+/// Metrics lines past the checkpoint (written by a trainer killed before it moved
+/// `latest.json`) are dropped: those steps are trained again.
 fn fetch_run(store: &Store, run_dir: &Path) -> Result<bool, PipelineError> {
     let Some(latest) = checkpoints::latest(store)? else { return Ok(false) };
     checkpoints::fetch_for_resume(store, &latest, run_dir)?;
     let metrics_object = format!("{}/{}", layout::METRICS, metrics::METRICS_FILE);
     if let Some(bytes) = store.get(&metrics_object)? {
+        let text = String::from_utf8_lossy(&bytes);
+        let step_of = |line: &str| serde_json::from_str::<serde_json::Value>(line).ok().and_then(|v| v["step"].as_u64());
+        let kept: String =
+            text.lines().filter(|line| step_of(line).is_some_and(|step| step <= latest.step)).map(|line| format!("{line}\n")).collect();
         let path = run_dir.join(metrics::METRICS_FILE);
-        crate::files::write_atomic(&path, &bytes).map_err(io("write", &path))?;
+        crate::files::write_atomic(&path, kept.as_bytes()).map_err(io("write", &path))?;
     }
     Ok(true)
 }
@@ -477,9 +483,6 @@ impl Loop<'_> {
             selfplay_positions: positions,
         };
         let path = state::save(self.trainer, &state, run_dir)?;
-        if let Some((store, _)) = &self.sync {
-            checkpoints::publish(store, run_dir, step)?;
-        }
         let (value_probe, anchors) = self.measure_strength(step, &path)?;
         let seconds = interval.started.map_or(1.0, |t| t.elapsed().as_secs_f64().max(1e-9));
         let plies = self.counters.game_plies.load(Ordering::Relaxed);
@@ -532,11 +535,14 @@ impl Loop<'_> {
         let title = format!("{} {}", config.variant.name(), run_name(run_dir));
         let charts = metrics::plot(run_dir, &title)?;
         if let Some((store, _)) = &self.sync {
+            // The metrics go first: a trainer killed before `latest.json` moves resumes from the
+            // checkpoint before, and drops the lines past it ([`fetch_run`]).
             for file in std::iter::once(run_dir.join(metrics::METRICS_FILE)).chain(charts) {
                 let name = file.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
                 let bytes = std::fs::read(&file).map_err(io("read", &file))?;
                 store.put(&format!("{}/{name}", layout::METRICS), bytes)?;
             }
+            checkpoints::publish(store, run_dir, step)?;
         }
         *interval = Interval { started: Some(Instant::now()), games, plies, evaluations, ..Interval::default() };
         if let (true, Some(model)) = (promoted, self.model) {
