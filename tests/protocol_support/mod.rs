@@ -21,9 +21,10 @@ pub fn serial() -> std::sync::MutexGuard<'static, ()> {
     SERIAL.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// A folder of its own for this test process under the system's temporary folder.
+/// A folder of its own for this test process under cargo's scratch folder for integration
+/// tests (`target/tmp`), so that nothing is left in the system's temporary folder.
 pub fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("shogi-zero-{name}-{}", std::process::id()));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("protocol-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temporary folder");
     dir
 }
