@@ -400,12 +400,8 @@ impl Loop<'_> {
     /// due; self-play goes on meanwhile. Updates the progress line's strength part.
     fn measure_strength(&mut self, step: u64, path: &Path) -> Result<(Option<f64>, Vec<AnchorScore>), PipelineError> {
         let config = &self.run.config;
-        let value_probe = if self.probe.is_empty() {
-            None
-        } else {
-            let (network, _) = on_fresh_thread(|| checkpoint::load(path, config.variant, None, tch::Device::Cpu))?;
-            Some(run_probe(&network, &self.probe)?.share())
-        };
+        // The trainer's network holds the weights just saved: no need to read them back.
+        let value_probe = if self.probe.is_empty() { None } else { Some(run_probe(self.trainer.network(), &self.probe)?.share()) };
         let anchors = if config.eval.due(step, config.train.checkpoint_every) {
             self.progress.set_message(format!("step {step}: playing the anchors {}", config.eval.anchors.join(", ")));
             let rules = runner::game_rules(config.variant, &config.selfplay);

@@ -93,7 +93,9 @@ pub fn run(store: &Store, run: &WorkerRun, stop: &AtomicBool, progress: &Progres
     let Some(mut latest) = wait_for_checkpoint(store, stop, &time_up)? else { return Ok(summary) };
     let model = Model::load(&checkpoints::fetch_model(store, &latest, &run.cache)?, Some(config.variant), &config.inference)?;
     summary.models.push(latest.step);
-    // The oldest model step that played any game of the batch being written.
+    // The step of the model being played, and the oldest that played any game of the batch
+    // being written.
+    let model_step = AtomicU64::new(latest.step);
     let batch_step = AtomicU64::new(latest.step);
     let selfplay = SelfplayRun {
         variant: config.variant,
@@ -113,7 +115,7 @@ pub fn run(store: &Store, run: &WorkerRun, stop: &AtomicBool, progress: &Progres
                 let named = games::name_for_upload(path, &run.worker_id, step).map_err(|e| e.to_string())?;
                 games::upload(store, &named).map_err(|e| e.to_string())?;
                 uploaded.fetch_add(1, Ordering::Relaxed);
-                batch_step.store(model_step(&model.id()), Ordering::Relaxed);
+                batch_step.store(model_step.load(Ordering::Relaxed), Ordering::Relaxed);
                 Ok(())
             };
             runner::run(Evaluators::Shared(&model), &selfplay, &selfplay_stop, progress, &counters, &mut on_file)
@@ -133,6 +135,7 @@ pub fn run(store: &Store, run: &WorkerRun, stop: &AtomicBool, progress: &Progres
             last_poll = Instant::now();
             match switch_model(store, &config, &run.cache, &model, &latest) {
                 Ok(Some(newer)) => {
+                    model_step.store(newer.step, Ordering::Relaxed);
                     summary.models.push(newer.step);
                     latest = newer;
                 }
@@ -148,11 +151,6 @@ pub fn run(store: &Store, run: &WorkerRun, stop: &AtomicBool, progress: &Progres
     summary.games = played;
     summary.uploaded += uploaded.load(Ordering::Relaxed);
     Ok(summary)
-}
-
-/// The step of a model id `<path>@<step>` (0 if it has none).
-fn model_step(id: &str) -> u64 {
-    id.rsplit('@').next().and_then(|s| s.parse().ok()).unwrap_or(0)
 }
 
 /// Waits until the store has a checkpoint; `None` if stopped first.
