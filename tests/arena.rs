@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use common::Scratch;
-use shogi_zero::arena::alphabeta::{AlphaBetaPlayer, Material};
+use shogi_zero::arena::alphabeta::AlphaBetaPlayer;
 use shogi_zero::arena::ladder::{checkpoints, finite_elo};
 use shogi_zero::arena::player::{EngineProtocol, EngineSpec};
 use shogi_zero::arena::records::MatchGame;
@@ -20,6 +20,7 @@ use shogi_zero::arena::{
     PlayerError, PlayerFactory, PlayerSpec, SearchAids, SpecError, Sprt, Wdl,
 };
 use shogi_zero::openings::{parse_openings, random_opening, Opening, OpeningError};
+use shogi_zero::rules::material::Material;
 use shogi_zero::rules::notation::sfen;
 use shogi_zero::rules::{Color, Game, GameRules, Piece, PieceType, Position, VariantId};
 

@@ -1,10 +1,10 @@
 //! The value probe's positions: one piece, the most valuable non-royal one of the side that
 //! loses it, taken off a seeded random middlegame; the same pairs for the same seed.
 
-use shogi_zero::arena::alphabeta::Material;
 use shogi_zero::arena::probe::{probe_pairs, run_probe};
 use shogi_zero::nn::config::NetworkConfig;
 use shogi_zero::nn::Network;
+use shogi_zero::rules::material::Material;
 use shogi_zero::rules::VariantId;
 
 #[test]

@@ -1,11 +1,7 @@
 //! The `alphabeta:<depth>` player: negamax with alpha-beta pruning on material, for every variant.
 //!
-//! - Material: each face of each piece is worth its mobility, the number of squares it can reach
-//!   from the centre of an empty board (found with the move generator, so lion moves, area moves,
-//!   range jumps and the like count as they play); a piece that promotes adds a quarter of what
-//!   promotion would gain (`value(face) = 100 × mobility + 25 × max(0, mobility(promoted) −
-//!   mobility)`). Pieces in hand count at their unpromoted value. The king is left out: its loss
-//!   ends the game, which the search scores directly.
+//! - Evaluation: the material balance of [`Material`] (the rules core's table). The king is left
+//!   out: its loss ends the game, which the search scores directly.
 //! - Terminal scores: a side with no legal move has lost (checkmate or stalemate, as the rules
 //!   say), and in the royal-capture variants a move that removes the last enemy royal wins (one
 //!   that burns the mover's own last royal loses); faster wins score higher. Repetition,
@@ -20,7 +16,6 @@
 //!   depth) and stops it when the time is up, playing the best move of the last finished depth;
 //!   other budgets search to the player's depth.
 
-use std::sync::OnceLock;
 use std::time::Instant;
 
 use rand::seq::SliceRandom;
@@ -28,9 +23,9 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::player::{Budget, Player, PlayerError, PlayerFactory};
-use crate::rules::position::MAX_HAND_TYPES;
+use crate::rules::material::Material;
 use crate::rules::variant::Legality;
-use crate::rules::{Color, Game, Move, Piece, PieceType, Position, VariantId};
+use crate::rules::{Color, Game, Move, Piece, Position, VariantId};
 
 /// Score of a won game at the root; a win `n` plies away scores `MATE - n`.
 const MATE: i32 = 1_000_000;
@@ -38,98 +33,6 @@ const MATE: i32 = 1_000_000;
 const INFINITY: i32 = MATE + 1;
 /// Nodes between two looks at the clock.
 const CLOCK_INTERVAL: u64 = 256;
-
-/// Material values of one variant's piece faces.
-#[derive(Debug)]
-pub struct Material {
-    /// Per face (`2 × type + promoted`).
-    values: Vec<i32>,
-}
-
-impl Material {
-    /// The values of `id`, computed on first use.
-    pub fn of(id: VariantId) -> &'static Material {
-        static TABLES: [OnceLock<Material>; VariantId::ALL.len()] = [const { OnceLock::new() }; VariantId::ALL.len()];
-        TABLES[id as usize].get_or_init(|| Material::compute(id))
-    }
-
-    fn compute(id: VariantId) -> Material {
-        let v = id.variant();
-        let mut values = vec![0; 2 * v.spec.pieces.len()];
-        for (t, spec) in v.spec.pieces.iter().enumerate() {
-            if spec.royal {
-                continue;
-            }
-            let ptype = PieceType::new(t);
-            let plain = centre_mobility(id, ptype, false);
-            let promoted = spec.promotion.map(|_| centre_mobility(id, ptype, true));
-            let gain = promoted.map_or(0, |p| p.saturating_sub(plain));
-            values[2 * t] = 100 * plain as i32 + 25 * gain as i32;
-            values[2 * t + 1] = promoted.map_or(0, |p| 100 * p as i32);
-        }
-        Material { values }
-    }
-
-    /// The value of a piece on the board.
-    pub fn value(&self, piece: Piece) -> i32 {
-        self.values[2 * piece.ptype.index() + piece.promoted as usize]
-    }
-
-    /// The value of a piece of type `ptype` in hand.
-    pub fn hand_value(&self, ptype: PieceType) -> i32 {
-        self.values[2 * ptype.index()]
-    }
-
-    /// Material of the side to move minus the opponent's, hands included.
-    pub fn evaluate(&self, pos: &Position) -> i32 {
-        let us = pos.side_to_move();
-        let mut score = 0;
-        for (_, piece) in pos.pieces() {
-            let value = self.value(piece);
-            score += if piece.color == us { value } else { -value };
-        }
-        for &t in &pos.variant().hand_types {
-            let balance = pos.hand(us, t) as i32 - pos.hand(us.opponent(), t) as i32;
-            score += balance * self.hand_value(t);
-        }
-        score
-    }
-}
-
-/// Distinct squares a Black piece of `ptype` reaches from the board centre of an otherwise empty
-/// board. The two kings the rules need stand out of its way: off its lines and more than three
-/// steps away.
-fn centre_mobility(id: VariantId, ptype: PieceType, promoted: bool) -> u32 {
-    let v = id.variant();
-    let (size, c) = (v.geometry.size, v.geometry.size / 2);
-    let centre = v.geometry.square(c, c);
-    let clear = |&(x, y): &(usize, usize)| {
-        let (dx, dy) = (x.abs_diff(c), y.abs_diff(c));
-        dx != 0 && dy != 0 && dx != dy && dx.max(dy) > 3
-    };
-    let black_king = (0..size).rev().flat_map(|y| (0..size).map(move |x| (x, y))).find(clear);
-    let white_king = (0..size).flat_map(|y| (0..size).rev().map(move |x| (x, y))).find(clear);
-    let king = v.spec.pieces.iter().position(|p| p.royal).map(PieceType::new);
-    let mut pieces = vec![(centre, Piece { color: Color::Black, ptype, promoted })];
-    if let (Some(king), Some((bx, by)), Some((wx, wy))) = (king, black_king, white_king) {
-        pieces.push((v.geometry.square(bx, by), Piece { color: Color::Black, ptype: king, promoted: false }));
-        pieces.push((v.geometry.square(wx, wy), Piece { color: Color::White, ptype: king, promoted: false }));
-    }
-    let Ok(pos) = Position::from_parts(v, &pieces, Color::Black, [[0; MAX_HAND_TYPES]; 2], None, 1) else {
-        return 0;
-    };
-    let mut targets: Vec<_> = pos
-        .legal_moves()
-        .into_iter()
-        .filter_map(|mv| match mv {
-            Move::Normal { from, to, .. } | Move::TwoLeg { from, to, .. } if from == centre && to != centre => Some(to),
-            _ => None,
-        })
-        .collect();
-    targets.sort();
-    targets.dedup();
-    targets.len() as u32
-}
 
 /// Makes [`AlphaBetaPlayer`]s.
 pub struct AlphaBetaFactory {

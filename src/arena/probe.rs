@@ -8,9 +8,9 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::alphabeta::Material;
 use crate::mcts::NetInput;
 use crate::nn::{Inference, Network, UnmappedMove};
+use crate::rules::material::Material;
 use crate::rules::position::MAX_HAND_TYPES;
 use crate::rules::{Color, Game, GameRules, Position, VariantId};
 

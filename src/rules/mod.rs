@@ -5,6 +5,7 @@ pub mod context;
 mod faces;
 pub mod game;
 pub mod geometry;
+pub mod material;
 mod movegen;
 pub mod moves;
 pub mod notation;
