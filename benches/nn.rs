@@ -1,32 +1,38 @@
-//! Criterion benchmarks of the network layer: input encoding and policy indices per position,
-//! and forward passes of a 6x64 network on a batch of 64 real positions (float32 and bfloat16)
+//! Criterion benchmarks of the network layer: input encoding (encoding version 2 beside the
+//! current one, whose attack planes cost the most in chu shogi, where lion moves come from the
+//! move generator) and policy indices per position, and forward passes of a 6x64 network on a batch of 64 real positions (float32 and bfloat16)
 //! for shogi and Heian dai shogi. `shogi-zero bench nn` adds the inference server's throughput.
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use shogi_zero::nn::bench::Workload;
+use shogi_zero::nn::encoding::ENCODING_VERSION;
 use shogi_zero::nn::{Encoder, Network, NetworkConfig, PolicyMap, Precision};
 use shogi_zero::rules::VariantId;
 use tch::Device;
 
 const VARIANTS: [VariantId; 2] = [VariantId::Shogi, VariantId::HeianDaiShogi];
 const BATCH: usize = 64;
+const ENCODED: [VariantId; 3] = [VariantId::Shogi, VariantId::ChuShogi, VariantId::HeianDaiShogi];
 
 fn bench_encoding(c: &mut Criterion) {
     let mut group = c.benchmark_group("encoding");
-    for id in VARIANTS {
+    for id in ENCODED {
         let workload = Workload::new(id, 256, 1);
-        let (encoder, map) = (Encoder::new(id.variant()), PolicyMap::new(id.variant()));
-        let mut out = vec![0.0; encoder.len()];
         group.throughput(Throughput::Elements(workload.len() as u64));
-        group.bench_function(format!("{id} encode"), |b| {
-            b.iter(|| {
-                for game in &workload.games {
-                    encoder.encode_game(black_box(game), &mut out);
-                }
-            })
-        });
+        for version in [2, ENCODING_VERSION] {
+            let encoder = Encoder::with_version(id.variant(), version).expect("a known version");
+            let mut out = vec![0.0; encoder.len()];
+            group.bench_function(format!("{id} encode v{version}"), |b| {
+                b.iter(|| {
+                    for game in &workload.games {
+                        encoder.encode_game(black_box(game), &mut out);
+                    }
+                })
+            });
+        }
+        let map = PolicyMap::new(id.variant());
         let moves: Vec<_> = workload.games.iter().map(|g| (g.legal_moves(), g.position().side_to_move())).collect();
         let mut indices = Vec::new();
         group.bench_function(format!("{id} policy indices"), |b| {

@@ -8,8 +8,10 @@ mod nn_support;
 use std::collections::BTreeSet;
 
 use nn_support::{game_from, new_game, sample_games};
-use shogi_zero::nn::encoding::{ENCODING_VERSION, REPETITION_PLANES};
+use shogi_zero::nn::encoding::{ATTACK_PLANES, ENCODING_VERSION, MATERIAL_UNIT, REPETITION_PLANES};
 use shogi_zero::nn::{Encoder, InputPlane, Side};
+use shogi_zero::rules::attacks::AttackMap;
+use shogi_zero::rules::material::Material;
 use shogi_zero::rules::variant::Legality;
 use shogi_zero::rules::GameContext;
 use shogi_zero::rules::{Color, Game, Piece, PieceType, Position, Square, VariantId};
@@ -79,8 +81,8 @@ fn contents(pos: &Position) -> Contents {
 #[test]
 fn the_plane_list_follows_the_variant_data() {
     let shogi = Encoder::new(VariantId::Shogi.variant());
-    assert_eq!(shogi.plane_count(), 55);
-    assert_eq!(Encoder::new(VariantId::HeianDaiShogi.variant()).plane_count(), 62);
+    assert_eq!(shogi.plane_count(), 67);
+    assert_eq!(Encoder::new(VariantId::HeianDaiShogi.variant()).plane_count(), 73);
     let mut hashes = BTreeSet::new();
     for id in VariantId::ALL {
         let v = id.variant();
@@ -89,7 +91,8 @@ fn the_plane_list_follows_the_variant_data() {
         let faces: usize = v.spec.pieces.iter().map(|p| 1 + p.promotion.is_some() as usize).sum();
         let royal_capture = (v.spec.legality == Legality::RoyalCapture) as usize;
         let context_planes = 1 + 2 + REPETITION_PLANES as usize + 3 + 4 + royal_capture;
-        assert_eq!(encoder.plane_count(), 2 * faces + 2 * v.hand_types.len() + context_planes, "{id}");
+        let threat_planes = 2 * (ATTACK_PLANES as usize + 2) + 1 + !v.hand_types.is_empty() as usize;
+        assert_eq!(encoder.plane_count(), 2 * faces + 2 * v.hand_types.len() + context_planes + threat_planes, "{id}");
         assert_eq!(encoder.plane_index(InputPlane::RoyalCapture).is_some(), royal_capture == 1, "{id}");
         assert_eq!(encoder.len(), encoder.plane_count() * v.geometry.size * v.geometry.size);
         let distinct: BTreeSet<String> = encoder.planes().iter().map(|p| p.describe(v)).collect();
@@ -103,12 +106,15 @@ fn the_plane_list_follows_the_variant_data() {
 fn earlier_encoding_versions_keep_their_layout() {
     for id in VariantId::ALL {
         let v = id.variant();
-        let (old, new) = (Encoder::with_version(v, 1).unwrap(), Encoder::new(v));
+        let (old, second, new) = (Encoder::with_version(v, 1).unwrap(), Encoder::with_version(v, 2).unwrap(), Encoder::new(v));
         assert_eq!(old.version(), 1);
         assert_eq!(old.plane_index(InputPlane::RoyalCapture), None, "{id}: version 1 has no royal capture plane");
         let added = (v.spec.legality == Legality::RoyalCapture) as usize;
-        assert_eq!(old.plane_count() + added, new.plane_count(), "{id}");
-        assert_ne!(old.hash(), new.hash(), "{id}: versions hash apart");
+        assert_eq!(old.plane_count() + added, second.plane_count(), "{id}");
+        assert_eq!(second.plane_index(InputPlane::MaterialOnBoard), None, "{id}: version 2 has no material plane");
+        assert_eq!(&new.planes()[..second.plane_count()], second.planes(), "{id}: version 3 appends its planes");
+        assert_ne!(old.hash(), second.hash(), "{id}: versions hash apart");
+        assert_ne!(second.hash(), new.hash(), "{id}: versions hash apart");
         assert_eq!(old.hash(), Encoder::with_version(v, 1).unwrap().hash(), "{id}: the hash is stable");
         assert!(Encoder::with_version(v, 0).is_none() && Encoder::with_version(v, ENCODING_VERSION + 1).is_none());
     }
@@ -138,7 +144,12 @@ fn piece_and_hand_planes_give_the_position_back() {
         for game in sample_games(id, count, 5) {
             let pos = game.position();
             let planes = encode(&encoder, &game);
-            assert!(planes.iter().all(|v| v.is_finite() && (0.0..=1.0).contains(v)), "{pos}: values in [0, 1]");
+            let material = [InputPlane::MaterialOnBoard, InputPlane::MaterialInHand].map(|p| encoder.plane_index(p));
+            let area = encoder.board_size() * encoder.board_size();
+            for (i, v) in planes.iter().enumerate() {
+                let range = if material.contains(&Some(i / area)) { -1.0..=1.0 } else { 0.0..=1.0 };
+                assert!(v.is_finite() && range.contains(v), "{pos}: value {v} of plane {i} out of {range:?}", i = i / area);
+            }
             assert_eq!(decode(&encoder, &planes, pos.side_to_move()), contents(pos), "{pos}");
         }
     }
@@ -238,4 +249,109 @@ fn every_value_is_overwritten() {
     encoder.encode_game(&game, &mut a);
     encoder.encode_game(&game, &mut b);
     assert_eq!(a, b);
+}
+
+/// The squares (by name) where `plane` is 1, from the side to move's frame back to the board.
+fn marked(encoder: &Encoder, planes: &[f32], plane_kind: InputPlane, mover: Color) -> BTreeSet<String> {
+    let g = &encoder.variant().geometry;
+    let values = plane(encoder, planes, plane_kind);
+    assert!(values.iter().all(|&v| v == 0.0 || v == 1.0), "{plane_kind:?} is 0 or 1");
+    (0..values.len()).filter(|&i| values[i] == 1.0).map(|i| g.square_name(encoder.frame().square(mover, i))).collect()
+}
+
+fn names(squares: &[&str]) -> BTreeSet<String> {
+    squares.iter().map(|s| s.to_string()).collect()
+}
+
+/// Black silver 5e backed by a gold on 5f, White pawn 5d: the pawn attacks the silver (a lesser
+/// attacker, but the gold defends it), the silver attacks the undefended pawn.
+const THREATS: &str = "8k/9/9/4p4/4S4/4G4/9/9/4K4";
+
+#[test]
+fn attack_maps_count_the_attackers_and_the_cheapest() {
+    let id = VariantId::Shogi;
+    let pos = game_from(id, &format!("{THREATS} b - 1")).position().clone();
+    let g = &id.variant().geometry;
+    let sq = |name: &str| g.parse_square(name).unwrap();
+    let (black, white) = (AttackMap::of(&pos, Color::Black), AttackMap::of(&pos, Color::White));
+    let material = Material::of(id);
+    let value = |sq_name: &str| material.value(pos.piece_at(sq(sq_name)).unwrap());
+    // The silver reaches 5d, 4d, 6d, 4f, 6f; the gold 5e, 4e, 6e, 4f, 6f, 5g; the king its ring.
+    assert_eq!([black.count(sq("5d")), black.count(sq("6f")), black.count(sq("5e")), black.count(sq("5h"))], [1, 2, 1, 1]);
+    assert_eq!(black.count(sq("5c")), 0, "nothing reaches past the pawn");
+    assert_eq!(black.cheapest(sq("6f")), Some(value("5e").min(value("5f"))));
+    assert_eq!(white.count(sq("5e")), 1);
+    assert_eq!(white.cheapest(sq("5e")), Some(value("5d")));
+    assert_eq!(white.cheapest(sq("5f")), None);
+    // A rook behind the pawn does not attack through it; a knight jumps.
+    let pos = game_from(id, "4r3k/9/9/4p4/4S4/4G4/9/9/4K4 b N 1").position().clone();
+    assert_eq!(AttackMap::of(&pos, Color::White).count(sq("5e")), 1);
+    let pos = game_from(id, "8k/9/9/4p4/4S4/4G4/3N5/9/4K4 b - 1").position().clone();
+    assert_eq!(AttackMap::of(&pos, Color::Black).count(sq("5e")), 2, "gold and knight (6g jumps to 5e)");
+}
+
+#[test]
+fn threat_planes_show_hanging_and_outgunned_pieces_from_the_movers_side() {
+    let id = VariantId::Shogi;
+    let encoder = Encoder::new(id.variant());
+    for (mover, text) in [(Color::Black, "b"), (Color::White, "w")] {
+        let game = game_from(id, &format!("{THREATS} {text} - 1"));
+        let planes = encode(&encoder, &game);
+        let (black, white) = if mover == Color::Black { (Side::Mover, Side::Opponent) } else { (Side::Opponent, Side::Mover) };
+        assert_eq!(marked(&encoder, &planes, InputPlane::Hanging { side: white }, mover), names(&["5d"]), "the pawn hangs");
+        assert_eq!(marked(&encoder, &planes, InputPlane::Hanging { side: black }, mover), names(&[]), "the gold defends the silver");
+        assert_eq!(marked(&encoder, &planes, InputPlane::AttackedByLesser { side: black }, mover), names(&["5e"]));
+        assert_eq!(marked(&encoder, &planes, InputPlane::AttackedByLesser { side: white }, mover), names(&[]));
+        assert_eq!(marked(&encoder, &planes, InputPlane::Attacks { side: black, at_least: 2 }, mover), names(&["4f", "6f"]));
+        assert_eq!(marked(&encoder, &planes, InputPlane::Attacks { side: black, at_least: 3 }, mover), names(&[]));
+        assert_eq!(marked(&encoder, &planes, InputPlane::Attacks { side: white, at_least: 1 }, mover), names(&["5e", "1b", "2a", "2b"]));
+    }
+    // Without the gold the silver hangs too.
+    let game = game_from(id, "8k/9/9/4p4/4S4/9/9/9/4K4 b - 1");
+    let planes = encode(&encoder, &game);
+    assert_eq!(marked(&encoder, &planes, InputPlane::Hanging { side: Side::Mover }, Color::Black), names(&["5e"]));
+}
+
+#[test]
+fn material_planes_hold_the_balance_on_the_board_and_in_hand() {
+    let id = VariantId::Shogi;
+    let encoder = Encoder::new(id.variant());
+    let material = Material::of(id);
+    let unit = MATERIAL_UNIT * material.strongest() as f32;
+    let game = game_from(id, &format!("{THREATS} b R2p 1"));
+    let pos = game.position();
+    let value = |name: &str| material.value(pos.piece_at(id.variant().geometry.parse_square(name).unwrap()).unwrap());
+    let (rook, pawn) = (material.hand_value(PieceType::new(1)), material.hand_value(PieceType::new(7)));
+    let board = (value("5e") + value("5f") - value("5d")) as f32 / unit;
+    let hand = (rook - 2 * pawn) as f32 / unit;
+    let planes = encode(&encoder, &game);
+    assert_eq!(constant(plane(&encoder, &planes, InputPlane::MaterialOnBoard)), Some(board));
+    assert_eq!(constant(plane(&encoder, &planes, InputPlane::MaterialInHand)), Some(hand));
+    assert!(board > 0.0 && hand > 0.0);
+    let planes = encode(&encoder, &game_from(id, &format!("{THREATS} w R2p 1")));
+    assert_eq!(constant(plane(&encoder, &planes, InputPlane::MaterialOnBoard)), Some(-board), "White's view");
+    assert_eq!(constant(plane(&encoder, &planes, InputPlane::MaterialInHand)), Some(-hand));
+    // A balance beyond the unit is clamped.
+    let planes = encode(&encoder, &game_from(id, "4k4/9/9/9/9/9/9/9/4K4 b 2R2B4G4S4N4L18P 1"));
+    assert_eq!(constant(plane(&encoder, &planes, InputPlane::MaterialInHand)), Some(1.0));
+}
+
+#[test]
+fn a_lion_attacks_two_squares_away_in_chu_shogi() {
+    let id = VariantId::ChuShogi;
+    let encoder = Encoder::new(id.variant());
+    let g = &id.variant().geometry;
+    let sq = |name: &str| g.parse_square(name).unwrap();
+    // Black lion 6g, White pawn 6e defended by a White gold on 7d.
+    let defended = game_from(id, "k11/12/12/5g6/6p5/12/6(Ln)5/12/12/12/12/11K b - 1");
+    let pos = defended.position();
+    let black = AttackMap::of(pos, Color::Black);
+    assert_eq!([black.count(sq("6e")), black.count(sq("8e")), black.count(sq("6d"))], [1, 1, 0]);
+    assert_eq!(AttackMap::of(pos, Color::White).count(sq("6e")), 1, "the gold defends the pawn");
+    let planes = encode(&encoder, &defended);
+    assert_eq!(marked(&encoder, &planes, InputPlane::Hanging { side: Side::Opponent }, Color::Black), names(&[]));
+    let alone = game_from(id, "k11/12/12/12/6p5/12/6(Ln)5/12/12/12/12/11K b - 1");
+    let planes = encode(&encoder, &alone);
+    assert_eq!(marked(&encoder, &planes, InputPlane::Hanging { side: Side::Opponent }, Color::Black), names(&["6e"]));
+    assert_eq!(marked(&encoder, &planes, InputPlane::AttackedByLesser { side: Side::Opponent }, Color::Black), names(&[]));
 }

@@ -76,6 +76,20 @@ fn bfloat16_inference_stays_close_to_float32() {
         assert!(prior_error < 0.05 && wdl_error < 0.05, "bf16 differs by {prior_error} (priors), {wdl_error} (WDL)");
     }
     assert_eq!(net.set_precision(Precision::F16), Err(DeviceError::Unsupported { precision: Precision::F16, device: DeviceChoice::Cpu }));
+    net.set_precision(Precision::Auto).unwrap();
+    assert_eq!(net.precision(), Precision::Auto.resolve(Device::Cpu), "auto is resolved for the device");
+    assert_ne!(net.precision(), Precision::Auto);
+}
+
+#[test]
+fn a_shape_can_ask_for_an_earlier_encoding() {
+    let config = NetworkConfig { encoding_version: Some(2), ..tiny_config() };
+    let net = Network::new(VariantId::Shogi, &config, Device::Cpu).unwrap();
+    assert_eq!(net.layout().encoding_version, 2);
+    assert_eq!(net.encoder().plane_count(), 55);
+    assert_eq!(Network::new(VariantId::Shogi, &tiny_config(), Device::Cpu).unwrap().encoder().plane_count(), 67);
+    let error = Network::new(VariantId::Shogi, &NetworkConfig { encoding_version: Some(0), ..tiny_config() }, Device::Cpu).unwrap_err();
+    assert!(error.to_string().contains("network.encoding_version"), "{error}");
 }
 
 #[test]
@@ -144,6 +158,7 @@ fn bad_configs_are_refused_naming_the_file_and_field() {
         ("device = \"cpu\"", "device = \"gpu\"", "gpu"),
         ("precision = \"f32\"", "precision = \"f8\"", "f8"),
         ("batch_size = 32", "batch_size = 0", "inference.batch_size"),
+        ("blocks = 2", "blocks = 2\nencoding_version = 9", "network.encoding_version"),
         ("\n[inference]", "\n[inferences]", "inferences"),
     ];
     for (from, to, named) in cases {

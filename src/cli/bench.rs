@@ -274,8 +274,8 @@ fn bench_selfplay(args: SelfplayBenchArgs) -> anyhow::Result<ExitCode> {
 
 fn bench_nn(args: NnArgs) -> anyhow::Result<ExitCode> {
     let variants = parse_variants(&args.variants)?;
-    let precisions = args.precisions.iter().map(|p| p.parse::<Precision>()).collect::<Result<Vec<_>, _>>()?;
     let device = args.device.parse::<DeviceChoice>()?.resolve()?;
+    let precisions = args.precisions.iter().map(|p| p.parse::<Precision>().map(|p| p.resolve(device))).collect::<Result<Vec<_>, _>>()?;
     for precision in &precisions {
         precision.check(device)?;
     }

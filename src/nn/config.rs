@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::device::{DeviceChoice, Precision};
+use super::encoding::{ENCODING_VERSION, ENCODING_VERSIONS};
 use crate::config::InvalidField;
 
 /// Upper bounds that keep a typing mistake from allocating the whole memory.
@@ -28,6 +29,10 @@ pub struct NetworkConfig {
     pub value_channels: usize,
     /// Width of the value head's hidden layer.
     pub value_hidden: usize,
+    /// The input encoding of a new network (to compare against an earlier one); unset: the
+    /// current [`ENCODING_VERSION`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encoding_version: Option<u32>,
 }
 
 impl NetworkConfig {
@@ -43,6 +48,7 @@ impl NetworkConfig {
             policy_channels: (channels / 2).max(8),
             value_channels: (channels / 2).max(8),
             value_hidden: channels.max(16),
+            encoding_version: None,
         }
     }
 
@@ -66,6 +72,9 @@ impl NetworkConfig {
                 format!("{} is not between 1 and channels - 1 = {}", self.global_pool_channels, self.channels - 1),
             );
         }
+        if let Some(version) = self.encoding_version.filter(|v| !ENCODING_VERSIONS.contains(v)) {
+            return field("encoding_version", format!("{version} is not a known encoding version (1 to {ENCODING_VERSION})"));
+        }
         for (name, value) in
             [("policy_channels", self.policy_channels), ("value_channels", self.value_channels), ("value_hidden", self.value_hidden)]
         {
@@ -83,7 +92,8 @@ impl NetworkConfig {
 pub struct InferenceConfig {
     /// `cpu`, `cuda` or `cuda:N`.
     pub device: DeviceChoice,
-    /// `f32`, `bf16` (CPU or CUDA) or `f16` (CUDA).
+    /// `f32`, `bf16` (CPU or CUDA), `f16` (CUDA) or `auto` (bf16 on CPUs with AVX512-BF16, f32
+    /// on other CPUs, f16 on CUDA).
     pub precision: Precision,
     /// Most positions the inference server evaluates in one forward pass.
     pub batch_size: usize,
@@ -114,6 +124,10 @@ impl std::fmt::Display for NetworkConfig {
             self.policy_channels,
             self.value_channels,
             self.value_hidden
-        )
+        )?;
+        match self.encoding_version {
+            Some(version) => write!(f, ", encoding v{version}"),
+            None => Ok(()),
+        }
     }
 }

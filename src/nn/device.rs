@@ -1,5 +1,6 @@
 //! Where the network runs and in which number format: the CPU by default, a CUDA device when
-//! asked for and present; float32 by default, bfloat16 on the CPU, float16 or bfloat16 on CUDA;
+//! asked for and present; float32 by default, bfloat16 on the CPU, float16 or bfloat16 on CUDA,
+//! or `auto`: the fastest of them that the machine computes natively;
 //! and [`on_fresh_thread`], where LibTorch work that should leave no OpenMP team behind runs.
 
 use std::fmt;
@@ -25,7 +26,7 @@ pub enum DeviceChoice {
 pub enum DeviceError {
     #[error("'{0}' is not a device (expected cpu, cuda or cuda:N)")]
     UnknownDevice(String),
-    #[error("'{0}' is not a precision (expected f32, bf16 or f16)")]
+    #[error("'{0}' is not a precision (expected f32, bf16, f16 or auto)")]
     UnknownPrecision(String),
     #[error("CUDA device {index} was asked for but this machine (or this LibTorch build) has no CUDA device")]
     NoCuda { index: usize },
@@ -104,18 +105,33 @@ pub enum Precision {
     /// float16 (CUDA only).
     #[serde(rename = "f16")]
     F16,
+    /// Chosen for the device when the network is placed ([`Precision::resolve`]).
+    #[serde(rename = "auto")]
+    Auto,
 }
 
 impl Precision {
     /// Every precision.
-    pub const ALL: [Precision; 3] = [Precision::F32, Precision::Bf16, Precision::F16];
+    pub const ALL: [Precision; 4] = [Precision::F32, Precision::Bf16, Precision::F16, Precision::Auto];
 
-    /// The tch element kind.
+    /// The tch element kind (float32 for an unresolved [`Precision::Auto`]).
     pub fn kind(self) -> Kind {
         match self {
-            Precision::F32 => Kind::Float,
+            Precision::F32 | Precision::Auto => Kind::Float,
             Precision::Bf16 => Kind::BFloat16,
             Precision::F16 => Kind::Half,
+        }
+    }
+
+    /// The precision to use on `device`: itself, or for [`Precision::Auto`] bfloat16 on a CPU
+    /// with AVX512-BF16 instructions (LibTorch's oneDNN kernels run it natively there; float32
+    /// elsewhere, where bfloat16 is emulated and slower) and float16 on CUDA.
+    pub fn resolve(self, device: Device) -> Precision {
+        match (self, device) {
+            (Precision::Auto, Device::Cpu) if cpu_has_bf16() => Precision::Bf16,
+            (Precision::Auto, Device::Cpu) => Precision::F32,
+            (Precision::Auto, _) => Precision::F16,
+            (fixed, _) => fixed,
         }
     }
 
@@ -125,6 +141,7 @@ impl Precision {
             Precision::F32 => "f32",
             Precision::Bf16 => "bf16",
             Precision::F16 => "f16",
+            Precision::Auto => "auto",
         }
     }
 
@@ -148,6 +165,18 @@ impl FromStr for Precision {
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         Precision::ALL.into_iter().find(|p| p.name() == text).ok_or_else(|| DeviceError::UnknownPrecision(text.to_string()))
+    }
+}
+
+/// Whether this CPU computes bfloat16 natively (AVX512-BF16).
+pub fn cpu_has_bf16() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx512bf16")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
     }
 }
 
@@ -178,6 +207,21 @@ mod tests {
         }
         assert!(Precision::F16.check(Device::Cpu).is_err());
         assert!(Precision::Bf16.check(Device::Cpu).is_ok());
+    }
+
+    #[test]
+    fn auto_follows_the_cpu() {
+        let expected = if cpu_has_bf16() { Precision::Bf16 } else { Precision::F32 };
+        assert_eq!(Precision::Auto.resolve(Device::Cpu), expected);
+        assert_eq!(Precision::Auto.resolve(Device::Cuda(0)), Precision::F16);
+        for fixed in [Precision::F32, Precision::Bf16, Precision::F16] {
+            assert_eq!(fixed.resolve(Device::Cpu), fixed);
+        }
+        let on_linux_x86 = cfg!(all(target_os = "linux", target_arch = "x86_64"));
+        if on_linux_x86 {
+            let flags = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+            assert_eq!(cpu_has_bf16(), flags.split_whitespace().any(|flag| flag == "avx512_bf16"), "agrees with /proc/cpuinfo");
+        }
     }
 
     #[test]

@@ -16,26 +16,40 @@
 //! | [`InputPlane::MoverIsWhite`] | constant 1 when White moves (the sides are not symmetric: Black moves first, declaration thresholds differ) |
 //! | [`InputPlane::PlyProgress`] | constant: plies played / ply cap (the cap is scored as a draw) |
 //! | [`InputPlane::LastMoveFrom`], [`InputPlane::LastMoveTo`] for 1 then 2 plies ago | 1 on the origin, resp. destination and middle square, of that move |
+//! | [`InputPlane::Attacks`] (version 3), mover then opponent, for at least 1, 2, 3 attackers | 1 where that side attacks the square with at least that many pieces ([`AttackMap`], capped at 3 as dlshogi's attack planes are) |
+//! | [`InputPlane::Hanging`] (version 3), mover then opponent | 1 on that side's pieces that the other side attacks and it does not defend |
+//! | [`InputPlane::AttackedByLesser`] (version 3), mover then opponent | 1 on that side's pieces attacked by a piece worth less ([`Material`]) |
+//! | [`InputPlane::MaterialOnBoard`], [`InputPlane::MaterialInHand`] (version 3; the hand plane in drop variants only) | constant: the mover's material minus the opponent's, on the board resp. in hand, in units of [`MATERIAL_UNIT`] strongest pieces, clamped to [-1, 1] |
 //!
-//! Shogi has 55 planes, Heian dai shogi 62 (61 in version 1). [`Encoder::hash`] identifies the
+//! Shogi has 55 planes (67 in version 3), Heian dai shogi 62 (61 in version 1, 73 in version 3). [`Encoder::hash`] identifies the
 //! layout; change [`ENCODING_VERSION`] when the planes change, and keep building the earlier
 //! versions' layouts ([`Encoder::with_version`]) so that their checkpoints stay usable.
 
 use super::fnv::Fnv1a;
 use super::frame::Frame;
+use crate::rules::attacks::AttackMap;
 use crate::rules::context::{GameContext, RECENT_MOVES};
+use crate::rules::material::Material;
 use crate::rules::variant::Legality;
 use crate::rules::{Color, Game, Move, PieceType, Position, Variant};
 
 /// Version of the encoding rules that new networks use, stored in checkpoints next to
-/// [`Encoder::hash`]. Version 2 added [`InputPlane::RoyalCapture`].
-pub const ENCODING_VERSION: u32 = 2;
+/// [`Encoder::hash`]. Version 2 added [`InputPlane::RoyalCapture`], version 3 the attack, threat
+/// and material planes.
+pub const ENCODING_VERSION: u32 = 3;
 
 /// Every version [`Encoder::with_version`] builds.
 pub const ENCODING_VERSIONS: std::ops::RangeInclusive<u32> = 1..=ENCODING_VERSION;
 
 /// Repetition planes: the position occurred at least 1, 2, 3 times before.
 pub const REPETITION_PLANES: u8 = 3;
+
+/// Attack-count planes per side: at least 1, 2, 3 attackers.
+pub const ATTACK_PLANES: u8 = 3;
+
+/// The material planes count in units of this many of the variant's strongest piece
+/// ([`Material::strongest`]).
+pub const MATERIAL_UNIT: f32 = 4.0;
 
 /// A side, relative to the side to move.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -104,6 +118,18 @@ pub enum InputPlane {
     /// 1 on the destination of the move played `plies_ago` plies ago, and on the middle square
     /// of a two-leg move.
     LastMoveTo { plies_ago: u8 },
+    /// 1 where `side` attacks the square with at least `at_least` pieces (from version 3).
+    Attacks { side: Side, at_least: u8 },
+    /// 1 on the pieces of `side` that the other side attacks and `side` does not defend (from
+    /// version 3).
+    Hanging { side: Side },
+    /// 1 on the pieces of `side` that a piece of lower value attacks (from version 3).
+    AttackedByLesser { side: Side },
+    /// Constant: the mover's material on the board minus the opponent's (from version 3).
+    MaterialOnBoard,
+    /// Constant: the mover's material in hand minus the opponent's (drop variants, from
+    /// version 3).
+    MaterialInHand,
 }
 
 impl InputPlane {
@@ -124,6 +150,11 @@ impl InputPlane {
             InputPlane::PlyProgress => "ply progress".to_string(),
             InputPlane::LastMoveFrom { plies_ago } => format!("move {plies_ago} ago from"),
             InputPlane::LastMoveTo { plies_ago } => format!("move {plies_ago} ago to"),
+            InputPlane::Attacks { side, at_least } => format!("attacks {} >= {at_least}", side.name()),
+            InputPlane::Hanging { side } => format!("hanging {}", side.name()),
+            InputPlane::AttackedByLesser { side } => format!("attacked by lesser {}", side.name()),
+            InputPlane::MaterialOnBoard => "material on board".to_string(),
+            InputPlane::MaterialInHand => "material in hand".to_string(),
         }
     }
 }
@@ -143,6 +174,19 @@ struct Offsets {
     ply_progress: usize,
     /// First last-move plane: from and to for 1 ply ago, then for 2 plies ago.
     last_move: usize,
+    /// The attack, threat and material planes (version 3).
+    threats: Option<ThreatOffsets>,
+}
+
+/// Plane indices of the version-3 groups.
+#[derive(Clone, Debug)]
+struct ThreatOffsets {
+    /// `[side]`: the first of its [`ATTACK_PLANES`] attack-count planes.
+    attacks: [usize; 2],
+    hanging: [usize; 2],
+    lesser: [usize; 2],
+    material_board: usize,
+    material_hand: Option<usize>,
 }
 
 /// The plane list as it is built.
@@ -212,7 +256,14 @@ impl Encoder {
         let last_move = list.add_all(
             (1..=RECENT_MOVES as u8).flat_map(|plies_ago| [InputPlane::LastMoveFrom { plies_ago }, InputPlane::LastMoveTo { plies_ago }]),
         );
-        let offsets = Offsets { piece, hand, zone, repetition, in_check, royal_capture, mover_is_white, ply_progress, last_move };
+        let threats = (version >= 3).then(|| ThreatOffsets {
+            attacks: Side::BOTH.map(|side| list.add_all((1..=ATTACK_PLANES).map(|at_least| InputPlane::Attacks { side, at_least }))),
+            hanging: Side::BOTH.map(|side| list.add(InputPlane::Hanging { side })),
+            lesser: Side::BOTH.map(|side| list.add(InputPlane::AttackedByLesser { side })),
+            material_board: list.add(InputPlane::MaterialOnBoard),
+            material_hand: (!variant.hand_types.is_empty()).then(|| list.add(InputPlane::MaterialInHand)),
+        });
+        let offsets = Offsets { piece, hand, zone, repetition, in_check, royal_capture, mover_is_white, ply_progress, last_move, threats };
         let planes = list.planes;
         let hand_scale = variant.max_in_hand.iter().map(|&m| if m == 0 { 0.0 } else { 1.0 / m as f32 }).collect();
         let frame = Frame::new(variant);
@@ -342,6 +393,46 @@ impl Encoder {
                 Some(Move::Drop { to: t, .. }) => mark(to, t),
                 Some(Move::Pass | Move::Declare) | None => {}
             }
+        }
+        if let Some(threats) = &o.threats {
+            self.encode_threats(pos, threats, out);
+        }
+    }
+
+    /// Writes the version-3 planes: attack counts, hanging and outgunned pieces, material.
+    fn encode_threats(&self, pos: &Position, o: &ThreatOffsets, out: &mut [f32]) {
+        let v = self.variant;
+        let area = self.frame.squares();
+        let us = pos.side_to_move();
+        let material = Material::of(v.id);
+        let maps = Side::BOTH.map(|side| AttackMap::of(pos, side.color(us)));
+        let mut board_balance = 0;
+        for &sq in v.geometry.squares() {
+            let at = self.frame.index(us, sq);
+            for side in Side::BOTH {
+                let count = maps[side as usize].count(sq).min(ATTACK_PLANES);
+                for k in 0..count as usize {
+                    out[(o.attacks[side as usize] + k) * area + at] = 1.0;
+                }
+            }
+            let Some(piece) = pos.piece_at(sq) else { continue };
+            let side = Side::of(piece.color, us) as usize;
+            let (own, enemy) = (&maps[side], &maps[1 - side]);
+            let value = material.value(piece);
+            board_balance += if side == Side::Mover as usize { value } else { -value };
+            if enemy.count(sq) > 0 && own.count(sq) == 0 {
+                out[o.hanging[side] * area + at] = 1.0;
+            }
+            if enemy.cheapest(sq).is_some_and(|cheapest| cheapest < value) {
+                out[o.lesser[side] * area + at] = 1.0;
+            }
+        }
+        let unit = MATERIAL_UNIT * material.strongest() as f32;
+        let scaled = |balance: i32| (balance as f32 / unit).clamp(-1.0, 1.0);
+        out[o.material_board * area..][..area].fill(scaled(board_balance));
+        if let Some(plane) = o.material_hand {
+            let hand_balance = material.balance(pos, us) - board_balance;
+            out[plane * area..][..area].fill(scaled(hand_balance));
         }
     }
 }

@@ -217,10 +217,13 @@ pub struct Network {
 
 impl Network {
     /// A freshly initialised network for `variant` of shape `config`, on `device`, in float32,
-    /// reading the current encoding. Call [`Network::set_precision`] for reduced-precision
+    /// reading the encoding the shape names (the current one by default). Call [`Network::set_precision`] for reduced-precision
     /// inference.
     pub fn new(variant: VariantId, config: &NetworkConfig, device: Device) -> Result<Network, NetworkError> {
-        Network::with_layout(variant, IoLayout::of(variant), config, device)
+        config.validate()?;
+        let version = config.encoding_version.unwrap_or(ENCODING_VERSION);
+        let layout = IoLayout::with_version(variant, version).expect("a validated shape names a known encoding version");
+        Network::with_layout(variant, layout, config, device)
     }
 
     /// The same for a network reading `layout` (of `variant`, as a checkpoint records it).
@@ -263,11 +266,13 @@ impl Network {
         Ok(network)
     }
 
-    /// Converts the weights to `precision` for inference, checking that the device supports it.
+    /// Converts the weights to `precision` (resolved for the device: [`Precision::resolve`])
+    /// for inference, checking that the device supports it.
     pub fn set_precision(&mut self, precision: Precision) -> Result<(), DeviceError> {
+        let precision = precision.resolve(self.device());
         precision.check(self.device())?;
         match precision {
-            Precision::F32 => self.vs.float(),
+            Precision::F32 | Precision::Auto => self.vs.float(),
             Precision::Bf16 => self.vs.bfloat16(),
             Precision::F16 => self.vs.half(),
         }

@@ -1,6 +1,7 @@
 //! The rules core: variants as data, positions, legal moves, notation, game results and perft.
 //! Depends on nothing else in the crate.
 
+pub mod attacks;
 pub mod context;
 mod faces;
 pub mod game;

@@ -426,11 +426,17 @@ impl Position {
         self.variant.spec.legality == Legality::RoyalCapture && self.royal_count(color) == 1 && self.in_check(color)
     }
 
+    /// This position with `color` to move (to look at what that side could do).
+    pub(crate) fn with_mover(&self, color: Color) -> Position {
+        let mut scratch = self.clone();
+        scratch.side = color;
+        scratch
+    }
+
     /// Whether some move of `color`'s opponent, were it to move now, would remove one of
     /// `color`'s royal pieces.
     fn royal_capturable(&self, color: Color) -> bool {
-        let mut scratch = self.clone();
-        scratch.side = color.opponent();
+        let mut scratch = self.with_mover(color.opponent());
         let royals = self.royal_count[color.index()];
         scratch.legal_moves().into_iter().any(|mv| {
             let undo = scratch.play_unchecked(mv);
