@@ -30,36 +30,9 @@ impl AttackMap {
     pub fn of(pos: &Position, by: Color) -> AttackMap {
         let mut map = AttackMap { count: [0; BOARD_CELLS], cheapest: [NONE; BOARD_CELLS] };
         let material = Material::of(pos.variant().id);
-        let v = pos.variant();
-        if !v.faces.generic_attacks {
-            for &sq in v.geometry.squares() {
-                map.scan(pos, sq, by, material);
-            }
-            return map;
-        }
-        for &sq in v.geometry.squares() {
-            if pos.piece_at(sq).is_some_and(|p| p.color == by) {
-                map.scan(pos, sq, by, material);
-            }
-        }
-        // Moves come grouped by the piece that makes them, so a piece with several moves onto
-        // one square (promoting or not, one leg or two) counts once there.
-        let mut last_origin = [Square::from_index(0); BOARD_CELLS];
-        for mv in pos.with_mover(by).legal_moves() {
-            let (from, targets) = match mv {
-                Move::Normal { from, to, .. } => (from, [Some(to), None]),
-                Move::TwoLeg { from, mid, to, .. } => (from, [Some(mid), (to != from).then_some(to)]),
-                Move::Drop { .. } | Move::Pass | Move::Declare => continue,
-            };
-            let value = pos.piece_at(from).map_or(0, |p| material.value(p));
-            for to in targets.into_iter().flatten() {
-                let i = to.index() % BOARD_CELLS;
-                if map.count[i] > 0 && last_origin[i] == from {
-                    continue;
-                }
-                last_origin[i] = from;
-                map.add(i, value);
-            }
+        map.add_steps_rides_and_jumps(pos, by, material);
+        if pos.variant().faces.generic_attacks {
+            map.replace_from_moves(pos, by, material);
         }
         map
     }
@@ -79,35 +52,68 @@ impl AttackMap {
         self.cheapest[i] = self.cheapest[i].min(value);
     }
 
-    /// Counts the pieces of `by` that reach `sq` by a step, a ride or a jump: the first piece
-    /// along each king line if its move reaches that far, and the jumpers standing a jump away.
-    fn scan(&mut self, pos: &Position, sq: Square, by: Color, material: &Material) {
+    /// Adds, for every piece of `by`, the squares its steps, rides (up to and including the
+    /// first piece in the way) and jumps reach, each square once per piece.
+    fn add_steps_rides_and_jumps(&mut self, pos: &Position, by: Color, material: &Material) {
         let v = pos.variant();
-        let i = sq.index() % BOARD_CELLS;
-        let mut riders = [usize::MAX; 8];
-        for (d, &offset) in v.geometry.king_dirs.iter().enumerate() {
-            let mut t = sq;
-            let mut distance = 1u8;
-            loop {
-                t = t.offset(offset);
-                let cell = pos.cell(t);
-                if cell == Cell::EMPTY {
-                    distance = distance.saturating_add(1);
-                    continue;
+        // `marked[i] == serial` when the current piece has already counted cell `i`.
+        let mut marked = [0u16; BOARD_CELLS];
+        for (serial, from) in pos.squares_of(by).enumerate() {
+            let serial = serial as u16 + 1;
+            let cell = pos.cell(from);
+            let value = pos.piece_at(from).map_or(0, |p| material.value(p));
+            for (d, &offset) in v.geometry.king_dirs.iter().enumerate() {
+                let mut to = from;
+                for _ in 0..v.faces.reach(by, cell.face(), d) {
+                    to = to.offset(offset);
+                    let target = pos.cell(to);
+                    if target == Cell::WALL {
+                        break;
+                    }
+                    let i = to.index() % BOARD_CELLS;
+                    marked[i] = serial;
+                    self.add(i, value);
+                    if target != Cell::EMPTY {
+                        break;
+                    }
                 }
-                // The attacker moves the opposite way (d ^ 1) to reach `sq`.
-                if cell != Cell::WALL && cell.color() == by && v.faces.reach(by, cell.face(), d ^ 1) >= distance {
-                    riders[d] = t.index();
-                    self.add(i, pos.piece_at(t).map_or(0, |p| material.value(p)));
+            }
+            for &(offset, jumpers) in v.faces.leap_attackers(by) {
+                let to = from.offset(offset);
+                let i = to.index() % BOARD_CELLS;
+                if jumpers.contains(cell.face()) && pos.cell(to) != Cell::WALL && marked[i] != serial {
+                    marked[i] = serial;
+                    self.add(i, value);
                 }
-                break;
             }
         }
-        for &(offset, attackers) in v.faces.leap_attackers(by) {
-            let t = sq.offset(-offset);
-            let cell = pos.cell(t);
-            if cell.is_piece() && cell.color() == by && attackers.contains(cell.face()) && !riders.contains(&t.index()) {
-                self.add(i, pos.piece_at(t).map_or(0, |p| material.value(p)));
+    }
+
+    /// Recounts the squares that do not hold a piece of `by` from its moves (lion moves, area
+    /// moves and igui included). Moves come grouped by the piece that makes them, so a piece
+    /// with several moves onto one square (promoting or not, one leg or two) counts once there.
+    fn replace_from_moves(&mut self, pos: &Position, by: Color, material: &Material) {
+        for &sq in pos.variant().geometry.squares() {
+            if !pos.piece_at(sq).is_some_and(|p| p.color == by) {
+                let i = sq.index() % BOARD_CELLS;
+                (self.count[i], self.cheapest[i]) = (0, NONE);
+            }
+        }
+        let mut last_origin = [Square::from_index(0); BOARD_CELLS];
+        for mv in pos.with_mover(by).legal_moves() {
+            let (from, targets) = match mv {
+                Move::Normal { from, to, .. } => (from, [Some(to), None]),
+                Move::TwoLeg { from, mid, to, .. } => (from, [Some(mid), (to != from).then_some(to)]),
+                Move::Drop { .. } | Move::Pass | Move::Declare => continue,
+            };
+            let value = pos.piece_at(from).map_or(0, |p| material.value(p));
+            for to in targets.into_iter().flatten().filter(|&to| !pos.piece_at(to).is_some_and(|p| p.color == by)) {
+                let i = to.index() % BOARD_CELLS;
+                if self.count[i] > 0 && last_origin[i] == from {
+                    continue;
+                }
+                last_origin[i] = from;
+                self.add(i, value);
             }
         }
     }
