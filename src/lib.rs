@@ -4,6 +4,7 @@
 //! - [`rules`]: board geometry, variant data, positions, legal moves, notation, game results, perft.
 //! - [`nn`]: input encoding, policy map, the network, checkpoints and the batching inference server.
 //! - [`mcts`]: the tree search (PUCT and Gumbel root), over any evaluator.
+//! - [`material_search`]: alpha-beta on material, for the anchor player and the bootstrap teacher.
 //! - [`selfplay`]: games of the network against itself, written to replay files.
 //! - [`replay`]: self-play games on disk and the trainer's window over them.
 //! - [`train`]: the trainer, its optimiser, batches, saved state and metrics.
@@ -22,6 +23,7 @@ pub mod arena;
 pub mod cli;
 pub mod config;
 pub mod files;
+pub mod material_search;
 pub mod mcts;
 pub mod nn;
 pub mod openings;

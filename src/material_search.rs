@@ -1,0 +1,189 @@
+//! Alpha-beta search on material, for every variant: the engine of the `alphabeta:<depth>`
+//! anchor player ([`crate::arena::alphabeta`]) and of the trainer's bootstrap teacher
+//! ([`crate::train::teacher`]).
+//!
+//! - Evaluation: the material balance of [`Material`] (the rules core's table). The king is left
+//!   out: its loss ends the game, which the search scores directly.
+//! - Terminal scores: a side with no legal move has lost (checkmate or stalemate, as the rules
+//!   say), and in the royal-capture variants a move that removes the last enemy royal wins (one
+//!   that burns the mover's own last royal loses); faster wins score higher ([`MATE`] less the
+//!   plies to it). Repetition, bare-king and declaration rules are left to the game.
+//! - Positions are searched with [`Position::play_unchecked`]/[`Position::unmake`] and
+//!   [`Position::legal_moves`]; callers pass the root moves, so history rules (which only the
+//!   game knows) apply at the root.
+//! - Ordering: captures first (most valuable victims first), then promotions, then the rest, in
+//!   a stable sort that keeps the callers' order among equals.
+
+use std::time::Instant;
+
+use crate::rules::material::Material;
+use crate::rules::variant::Legality;
+use crate::rules::{Move, Piece, Position, VariantId};
+
+/// Score of a won game at the root; a win `n` plies away scores `MATE - n`.
+pub const MATE: i32 = 1_000_000;
+/// Above any score.
+const INFINITY: i32 = MATE + 1;
+/// Nodes between two looks at the clock.
+const CLOCK_INTERVAL: u64 = 256;
+
+/// Whether `score` announces a forced win or loss rather than a material balance.
+pub fn is_mate_score(score: i32) -> bool {
+    score.abs() > MATE - 1000
+}
+
+/// A negamax searcher with alpha-beta pruning on the material of one variant. Reuses its move
+/// lists from search to search.
+pub struct MaterialSearch {
+    material: &'static Material,
+    legality: Legality,
+    /// Move lists per ply, reused between nodes.
+    lists: Vec<Vec<(i32, Move)>>,
+    nodes: u64,
+    deadline: Option<Instant>,
+    aborted: bool,
+}
+
+impl MaterialSearch {
+    /// A searcher of positions of `variant`.
+    pub fn new(variant: VariantId) -> MaterialSearch {
+        MaterialSearch {
+            material: Material::of(variant),
+            legality: variant.spec().legality,
+            lists: Vec::new(),
+            nodes: 0,
+            deadline: None,
+            aborted: false,
+        }
+    }
+
+    /// `moves` best-looking first (a stable sort: equal keys keep the order they came in), each
+    /// with its ordering key.
+    pub fn ordered(&mut self, pos: &Position, moves: impl IntoIterator<Item = Move>) -> Vec<(i32, Move)> {
+        self.ordered_at(pos, moves, 0)
+    }
+
+    /// Searches the root moves `list` of `pos` (as [`MaterialSearch::ordered`] gives them) to
+    /// `depth` plies; returns the best move and its score for the side to move, or `None` when
+    /// `deadline` passed first.
+    pub fn best_move(&mut self, pos: &mut Position, list: &[(i32, Move)], depth: u32, deadline: Option<Instant>) -> Option<(Move, i32)> {
+        self.start(deadline);
+        let mut best: Option<(Move, i32)> = None;
+        for &(_, mv) in list {
+            let alpha = best.map_or(-INFINITY, |(_, s)| s);
+            let score = self.score_move(pos, mv, depth, alpha, INFINITY);
+            if self.aborted {
+                return None;
+            }
+            if best.is_none_or(|(_, s)| score > s) {
+                best = Some((mv, score));
+            }
+        }
+        best
+    }
+
+    /// The exact score of every move of `moves` in `pos`, each searched `depth` plies deep with a
+    /// full window, for the side to move.
+    pub fn move_scores(&mut self, pos: &mut Position, moves: &[Move], depth: u32) -> Vec<i32> {
+        self.start(None);
+        moves.iter().map(|&mv| self.score_move(pos, mv, depth, -INFINITY, INFINITY)).collect()
+    }
+
+    fn start(&mut self, deadline: Option<Instant>) {
+        self.nodes = 0;
+        self.aborted = false;
+        self.deadline = deadline;
+    }
+
+    /// The score of playing `mv` in `pos`, searched `depth` plies deep (the move included).
+    fn score_move(&mut self, pos: &mut Position, mv: Move, depth: u32, alpha: i32, beta: i32) -> i32 {
+        let undo = pos.play_unchecked(mv);
+        let score = match self.royal_loss(pos, 1) {
+            Some(score) => score,
+            None => -self.negamax(pos, depth.max(1) - 1, -beta, -alpha, 1),
+        };
+        pos.unmake(mv, undo);
+        score
+    }
+
+    /// The ordering key of `mv` in `pos`: the value of what it captures, plus what promotion gains.
+    fn order_key(&self, pos: &Position, mv: Move) -> i32 {
+        let victim = |sq| pos.piece_at(sq).map_or(0, |p| self.material.value(p));
+        let gain = |from, promote: bool| match pos.piece_at(from) {
+            Some(p) if promote => self.material.value(Piece { promoted: true, ..p }) - self.material.value(p),
+            _ => 0,
+        };
+        match mv {
+            Move::Normal { from, to, promote } => victim(to) + gain(from, promote),
+            Move::TwoLeg { from, mid, to, promote } => victim(mid) + if to == from { 0 } else { victim(to) } + gain(from, promote),
+            _ => 0,
+        }
+    }
+
+    /// Fills the move list of `ply` with `moves`, best-looking first.
+    fn ordered_at(&mut self, pos: &Position, moves: impl IntoIterator<Item = Move>, ply: usize) -> Vec<(i32, Move)> {
+        if self.lists.len() <= ply {
+            self.lists.resize_with(ply + 1, Vec::new);
+        }
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        list.clear();
+        list.extend(moves.into_iter().map(|mv| (self.order_key(pos, mv), mv)));
+        list.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
+        list
+    }
+
+    /// The score for the side that just played a move, if the move ended the game by capturing
+    /// (or burning) the last royal of a side.
+    fn royal_loss(&self, pos: &Position, ply: usize) -> Option<i32> {
+        if self.legality != Legality::RoyalCapture {
+            return None;
+        }
+        let mover = pos.side_to_move().opponent();
+        if pos.royal_count(mover.opponent()) == 0 {
+            Some(MATE - ply as i32)
+        } else if pos.royal_count(mover) == 0 {
+            Some(-(MATE - ply as i32))
+        } else {
+            None
+        }
+    }
+
+    /// Whether the time is up (looked at every [`CLOCK_INTERVAL`] nodes).
+    fn out_of_time(&mut self) -> bool {
+        self.nodes += 1;
+        if !self.aborted && self.nodes.is_multiple_of(CLOCK_INTERVAL) {
+            self.aborted = self.deadline.is_some_and(|d| Instant::now() >= d);
+        }
+        self.aborted
+    }
+
+    /// Negamax value of `pos` for its side to move, searched `depth` plies deep.
+    fn negamax(&mut self, pos: &mut Position, depth: u32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if self.out_of_time() {
+            return 0;
+        }
+        if depth == 0 {
+            return self.material.evaluate(pos);
+        }
+        let list = self.ordered_at(pos, pos.legal_moves(), ply);
+        let mut best = -(MATE - ply as i32);
+        for &(_, mv) in &list {
+            let undo = pos.play_unchecked(mv);
+            let score = match self.royal_loss(pos, ply + 1) {
+                Some(score) => score,
+                None => -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1),
+            };
+            pos.unmake(mv, undo);
+            if self.aborted {
+                break;
+            }
+            best = best.max(score);
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.lists[ply] = list;
+        best
+    }
+}
