@@ -94,7 +94,7 @@ impl AttackMap {
     /// with several moves onto one square (promoting or not, one leg or two) counts once there.
     fn replace_from_moves(&mut self, pos: &Position, by: Color, material: &Material) {
         for &sq in pos.variant().geometry.squares() {
-            if !pos.piece_at(sq).is_some_and(|p| p.color == by) {
+            if pos.piece_at(sq).is_none_or(|p| p.color != by) {
                 let i = sq.index() % BOARD_CELLS;
                 (self.count[i], self.cheapest[i]) = (0, NONE);
             }
@@ -107,7 +107,7 @@ impl AttackMap {
                 Move::Drop { .. } | Move::Pass | Move::Declare => continue,
             };
             let value = pos.piece_at(from).map_or(0, |p| material.value(p));
-            for to in targets.into_iter().flatten().filter(|&to| !pos.piece_at(to).is_some_and(|p| p.color == by)) {
+            for to in targets.into_iter().flatten().filter(|&to| pos.piece_at(to).is_none_or(|p| p.color != by)) {
                 let i = to.index() % BOARD_CELLS;
                 if self.count[i] > 0 && last_origin[i] == from {
                     continue;
