@@ -413,3 +413,16 @@ fn with_eval_on_checkpoints_play_the_anchors_and_the_value_probe_is_logged() {
     }
     assert!(run_dir.join("strength.png").exists() && run_dir.join("strength-minutes.png").exists());
 }
+
+#[test]
+fn the_bootstrap_teacher_labels_an_annealing_share_of_the_early_batches() {
+    let (_scratch, run_dir) = train_edited("train-teacher", 10, |text| {
+        format!("{text}\n[bootstrap]\nenabled = true\ndepth = 1\nshare = 1.0\nanneal_steps = 8\n")
+    });
+    let metrics = shogi_zero::train::metrics::read(&run_dir).unwrap();
+    let shares: Vec<Option<f64>> = metrics.iter().map(|l| l.teacher_share).collect();
+    // Steps 0-4 label 1, 7/8, ..., 1/2 of a batch (mean 3/4); steps 5-9 label 3/8, 2/8, 1/8, 0, 0.
+    let (first, second) = (shares[0].expect("the teacher labelled"), shares[1].expect("the teacher labelled"));
+    assert!((first - 0.75).abs() < 0.01, "{first}");
+    assert!((second - 0.15).abs() < 0.01, "{second}");
+}

@@ -12,6 +12,7 @@ use crate::nn::config::{InferenceConfig, NetworkConfig};
 use crate::openings::read_openings;
 use crate::rules::{GameRules, VariantId};
 use crate::selfplay::SelfplayConfig;
+use crate::train::teacher::BootstrapConfig;
 use crate::train::TrainConfig;
 
 /// A run configuration file.
@@ -40,6 +41,9 @@ pub struct RunConfig {
     /// Strength measured during training: anchor matches and the value probe.
     #[serde(default)]
     pub eval: EvalConfig,
+    /// The bootstrap teacher (off by default).
+    #[serde(default)]
+    pub bootstrap: BootstrapConfig,
 }
 
 /// Why a configuration file could not be used.
@@ -87,7 +91,8 @@ impl RunConfig {
         self.selfplay.validate()?;
         self.train.validate()?;
         self.gating.validate()?;
-        self.eval.validate()
+        self.eval.validate()?;
+        self.bootstrap.validate()
     }
 
     /// The default configuration file of a variant: `configs/<variant>-cpu.toml`, the CPU recipe.

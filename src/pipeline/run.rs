@@ -32,6 +32,7 @@ use crate::train::batch::BatchBuilder;
 use crate::train::metrics::{self, AnchorScore, MetricsLine};
 use crate::train::optimizer::Optimizer;
 use crate::train::state::{self, TrainerState};
+use crate::train::teacher::Teacher;
 use crate::train::{Losses, TrainConfig, TrainError, Trainer};
 
 /// Seed of the value probe's positions: the same positions at every checkpoint and in every run.
@@ -323,6 +324,8 @@ struct Interval {
     evaluations: u64,
     /// Replay files refused by the window's checks.
     rejected: u64,
+    /// Samples the bootstrap teacher labelled.
+    taught: u64,
 }
 
 impl Loop<'_> {
@@ -332,6 +335,7 @@ impl Loop<'_> {
         let run_dir = &self.run.run_dir;
         let mut rng = ChaCha8Rng::seed_from_u64(self.run.seed ^ self.trainer.step_count().rotate_left(32));
         let builder = BatchBuilder::new(self.trainer.network().encoder());
+        let teacher = Teacher::new(self.run.config.variant, self.run.config.bootstrap);
         let games = self.counters.games.load(Ordering::Relaxed);
         let mut interval = Interval { started: Some(Instant::now()), games, ..Interval::default() };
         let mut last_refresh = Instant::now() - Duration::from_secs(60);
@@ -360,7 +364,8 @@ impl Loop<'_> {
                 continue;
             }
             let step_start = Instant::now();
-            let samples = self.window.sample(&mut rng, train.batch_size)?;
+            let mut samples = self.window.sample(&mut rng, train.batch_size)?;
+            interval.taught += teacher.relabel(&mut samples, self.trainer.step_count()) as u64;
             let batch = builder.build(&samples)?;
             let losses = self.trainer.train_step(&batch, elapsed(session_start));
             interval.training += step_start.elapsed();
@@ -524,6 +529,8 @@ impl Loop<'_> {
             selfplay_step: self.incumbent,
             league_opponent: self.opponent.map(|(_, step)| step),
             rejected_files: interval.rejected,
+            teacher_share: (interval.taught > 0)
+                .then(|| interval.taught as f64 / (interval.steps * config.train.batch_size as u64).max(1) as f64),
             value_probe,
             anchors,
         };

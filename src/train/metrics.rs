@@ -46,6 +46,9 @@ pub struct MetricsLine {
     /// Replay files (game batches) refused by the window's checks in this interval, set aside.
     #[serde(default)]
     pub rejected_files: u64,
+    /// With the bootstrap teacher on: the share of this interval's samples it labelled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub teacher_share: Option<f64>,
     /// With `[eval]` probe pairs: the share of value-probe pairs in which the value head
     /// prefers the side with the extra piece.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -8,6 +8,7 @@
 //! - [`optimizer`]: SGD with Nesterov momentum or AdamW, with savable state.
 //! - [`trainer`]: losses and one optimisation step; saving the trainer's state.
 //! - [`state`]: what is kept beside each checkpoint to resume exactly there.
+//! - [`teacher`]: the optional bootstrap teacher (material search labels early minibatches).
 //! - [`metrics`]: the JSON-lines metrics of a run and its PNG charts.
 
 use std::path::PathBuf;
@@ -18,6 +19,7 @@ pub mod config;
 pub mod metrics;
 pub mod optimizer;
 pub mod state;
+pub mod teacher;
 pub mod trainer;
 
 pub use config::{Optimizer as OptimizerKind, TrainConfig};
