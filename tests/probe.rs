@@ -44,6 +44,7 @@ fn the_probe_scores_every_pair_once() {
         policy_channels: 4,
         value_channels: 4,
         value_hidden: 8,
+        auxiliary_heads: false,
     };
     let network = Network::new(VariantId::Shogi, &config, tch::Device::Cpu).unwrap();
     let pairs = probe_pairs(VariantId::Shogi, 16, 3);

@@ -28,6 +28,12 @@ pub struct NetworkConfig {
     pub value_channels: usize,
     /// Width of the value head's hidden layer.
     pub value_hidden: usize,
+    /// Whether the network has the auxiliary heads that only training uses: the opponent's
+    /// reply policy (beside the policy output) and the material and short-term value outputs
+    /// (beside the value outputs). Off when left out, as in older checkpoints and configurations,
+    /// and then not written, so that such metadata reads as before.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub auxiliary_heads: bool,
 }
 
 impl NetworkConfig {
@@ -43,6 +49,7 @@ impl NetworkConfig {
             policy_channels: (channels / 2).max(8),
             value_channels: (channels / 2).max(8),
             value_hidden: channels.max(16),
+            auxiliary_heads: false,
         }
     }
 
@@ -114,6 +121,10 @@ impl std::fmt::Display for NetworkConfig {
             self.policy_channels,
             self.value_channels,
             self.value_hidden
-        )
+        )?;
+        if self.auxiliary_heads {
+            write!(f, " with auxiliary heads")?;
+        }
+        Ok(())
     }
 }
