@@ -86,6 +86,7 @@ impl RunConfig {
         self.search.validate()?;
         self.selfplay.validate()?;
         self.train.validate()?;
+        self.train.check_network(&self.network)?;
         self.gating.validate()?;
         self.eval.validate()
     }
