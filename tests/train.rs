@@ -561,6 +561,29 @@ fn league_runs_draw_their_opponent_from_the_run_s_own_checkpoints() {
     assert!(league_games > 0 && plain_games > 0, "league {league_games}, plain {plain_games}");
 }
 
+/// A run with the auxiliary heads and every auxiliary target on trains, logs the auxiliary
+/// losses it weighs (and only those) and charts them; self-play plays with its checkpoints.
+#[test]
+fn with_auxiliary_targets_on_the_run_logs_their_losses() {
+    let (_scratch, run_dir) = train_edited("train-auxiliary", 10, |text| {
+        text.replacen("value_hidden = 16\n", "value_hidden = 16\nauxiliary_heads = true\n", 1).replacen(
+            "max_minutes = 4.0",
+            "max_minutes = 4.0\nopponent_policy_weight = 0.5\nmaterial_weight = 0.5\nvalue_root_mix = 0.25",
+            1,
+        )
+    });
+    let metrics = shogi_zero::train::metrics::read(&run_dir).unwrap();
+    assert_eq!(metrics.iter().map(|l| l.step).collect::<Vec<_>>(), [5, 10]);
+    for line in &metrics {
+        let (reply, material) = (line.opponent_policy_loss.unwrap(), line.material_loss.unwrap());
+        assert!(reply.is_finite() && reply > 0.0 && material.is_finite() && material >= 0.0, "{line:?}");
+        assert!(line.short_term_value_loss.is_none(), "a loss without weight is not logged");
+    }
+    let (_, metadata) = checkpoint::read_metadata(&run_dir).unwrap();
+    assert!(metadata.network.auxiliary_heads);
+    assert!(run_dir.join("losses.png").exists());
+}
+
 #[test]
 fn with_eval_on_checkpoints_play_the_anchors_and_the_value_probe_is_logged() {
     let (_scratch, run_dir) = train_edited("train-eval", 10, |text| {
