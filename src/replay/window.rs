@@ -18,10 +18,10 @@
 //! Memory: a position is kept as a full [`Position`] (a fixed-size mailbox of
 //! `size_of::<Position>()` = 568 bytes for every variant), with its [`GameContext`], its root
 //! value and its policy target, about 650 bytes plus 12 bytes per policy entry in all. A window
-//! of 100,000 shogi positions with 30-entry policies takes about 100 MB. Keeping whole positions makes
-//! sampling a copy, with no parsing and no failure path; a packed form (an SFEN of about 80
-//! bytes for shogi) would save roughly 500 bytes per position at the price of reading it back
-//! on every sample. [`ReplayWindow::approx_bytes`] reports the actual figure.
+//! of 100,000 shogi positions with 30-entry policies takes about 100 MB. Keeping whole
+//! positions makes sampling a copy, with no parsing and no failure path; a packed form (an
+//! SFEN of about 80 bytes for shogi) would save roughly 500 bytes per position at the price of
+//! reading it back on every sample. [`ReplayWindow::approx_bytes`] reports the actual figure.
 //!
 //! Restarts: the trainer saves [`ReplayWindow::counters`] in its checkpoint and starts again
 //! with [`ReplayWindow::resume`]. The first refresh then refills the window from the newest
