@@ -161,6 +161,83 @@ fn a_checkpoint_of_an_earlier_encoding_version_is_read_with_that_version() {
     assert_eq!(metadata.layout, IoLayout::with_version(VariantId::DaiShogi, metadata.layout.encoding_version).unwrap());
 }
 
+/// A network with the auxiliary heads saves and loads them; its plain outputs are those of
+/// `forward`, and a network without the heads has no auxiliary outputs at all.
+#[test]
+fn auxiliary_heads_round_trip_and_stay_out_of_plain_outputs() {
+    let config = NetworkConfig { auxiliary_heads: true, ..tiny_config() };
+    tch::manual_seed(9);
+    let net = Network::new(SHOGI, &config, Device::Cpu).unwrap();
+    let plain = Network::new(SHOGI, &tiny_config(), Device::Cpu).unwrap();
+    let plain_names = plain.var_store().variables();
+    let mut extra: Vec<String> = net.var_store().variables().into_keys().filter(|name| !plain_names.contains_key(name)).collect();
+    extra.sort();
+    let layers = ["policy.reply_extras", "policy.reply_planes", "value.material", "value.short_term_value"];
+    let expected: Vec<String> = layers.iter().flat_map(|layer| [format!("{layer}.bias"), format!("{layer}.weight")]).collect();
+    assert_eq!(extra, expected, "only the auxiliary layers are added");
+    let batch = encode_batch(&sample_games(SHOGI, 4, 4));
+    let input = Tensor::from_slice(&batch.planes).view([4, net.layout().input_planes as i64, 9, 9]);
+    let (output, auxiliary) = tch::no_grad(|| net.forward_with_auxiliary(&input, false));
+    let auxiliary = auxiliary.expect("a network with the heads gives their outputs");
+    assert_eq!(auxiliary.opponent_policy.size(), [4, net.layout().policy_size as i64]);
+    assert_eq!(auxiliary.material.size(), [4, 2]);
+    assert_eq!(auxiliary.short_term_value.size(), [4]);
+    assert!(Vec::<f32>::try_from(&auxiliary.short_term_value).unwrap().iter().all(|v| v.abs() <= 1.0));
+    let plain_pass = tch::no_grad(|| net.forward(&input, false));
+    for (a, b) in [(&plain_pass.policy, &output.policy), (&plain_pass.wdl, &output.wdl), (&plain_pass.moves_left, &output.moves_left)] {
+        assert!(a.equal(b), "the auxiliary heads leave the other outputs as they are");
+    }
+    assert!(tch::no_grad(|| plain.forward_with_auxiliary(&input, false)).1.is_none());
+
+    let scratch = Scratch::new("auxiliary-heads");
+    let dir = checkpoint::run_dir(&scratch.0, SHOGI, "aux").unwrap();
+    let metadata_path = checkpoint::save(&net, &dir, 5).unwrap();
+    assert!(fs::read_to_string(&metadata_path).unwrap().contains("\"auxiliary_heads\": true"));
+    let (loaded, metadata) = checkpoint::load(&dir, SHOGI, Some(&config), Device::Cpu).unwrap();
+    assert!(metadata.network.auxiliary_heads);
+    let (_, reloaded) = tch::no_grad(|| loaded.forward_with_auxiliary(&input, false));
+    let reloaded = reloaded.unwrap();
+    for (a, b) in [
+        (&auxiliary.opponent_policy, &reloaded.opponent_policy),
+        (&auxiliary.material, &reloaded.material),
+        (&auxiliary.short_term_value, &reloaded.short_term_value),
+    ] {
+        assert!(a.equal(b), "the auxiliary heads' weights are saved and loaded");
+    }
+    // Asked for a network without the heads, the checkpoint is another shape.
+    let error = checkpoint::load(&dir, SHOGI, Some(&tiny_config()), Device::Cpu).map(|_| ()).unwrap_err();
+    assert!(matches!(error, CheckpointError::WrongShape { .. }) && error.to_string().contains("auxiliary heads"), "{error}");
+}
+
+/// Checkpoints saved before the auxiliary heads existed (no `auxiliary_heads` in their
+/// metadata) still load and play, and a network without the heads is saved as they were.
+#[test]
+fn checkpoints_without_auxiliary_heads_load_as_before() {
+    let old: NetworkConfig = serde_json::from_str(
+        r#"{"blocks": 3, "channels": 32, "global_pool_every": 2, "global_pool_channels": 8, "policy_channels": 16, "value_channels": 16, "value_hidden": 32}"#,
+    )
+    .unwrap();
+    assert!(!old.auxiliary_heads);
+    let ckpt = saved("no-auxiliary-heads");
+    assert!(!fs::read_to_string(&ckpt.metadata).unwrap().contains("auxiliary_heads"), "the metadata reads as before");
+    // The committed default model, saved before the heads existed, loads and evaluates.
+    let default = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/shogi/default");
+    let (network, metadata) = checkpoint::load(&default, SHOGI, None, Device::Cpu).unwrap();
+    assert!(!metadata.network.auxiliary_heads);
+    assert!(tch::no_grad(|| network
+        .forward_with_auxiliary(&Tensor::zeros([1, network.layout().input_planes as i64, 9, 9], (tch::Kind::Float, Device::Cpu)), false))
+    .1
+    .is_none());
+    let inference = InferenceConfig { device: DeviceChoice::Cpu, precision: Precision::F32, batch_size: 8, max_wait_us: 100 };
+    let model = Model::load(&default, Some(SHOGI), &inference).unwrap();
+    let game = sample_games(SHOGI, 1, 6).remove(0);
+    let moves = game.legal_moves();
+    let evaluation = model.evaluator().evaluate(&game, &moves).unwrap();
+    assert_eq!(evaluation.priors.len(), moves.len());
+    assert!((evaluation.priors.iter().sum::<f32>() - 1.0).abs() < 1e-4);
+    assert!((evaluation.wdl.iter().sum::<f32>() - 1.0).abs() < 1e-4);
+}
+
 #[test]
 fn a_network_of_another_shape_is_refused() {
     let ckpt = saved("shape");

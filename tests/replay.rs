@@ -12,8 +12,9 @@ use rand_chacha::ChaCha8Rng;
 use shogi_zero::replay::format::Header;
 use shogi_zero::replay::{
     list_files, read_file, write_games, GameError, GameResult, MoveRecord, ReplayEnding, ReplayError, ReplayGame, ReplayWindow, Side,
-    TrainingSample, WindowConfig, WindowError,
+    TargetConfig, TrainingSample, WindowConfig, WindowError,
 };
+use shogi_zero::rules::material::Material;
 use shogi_zero::rules::notation::coord::{self, MoveError};
 use shogi_zero::rules::notation::sfen;
 use shogi_zero::rules::GameContext;
@@ -436,7 +437,7 @@ fn temporary_files_of_a_killed_writer_are_ignored() {
     assert!(dir.path().read_dir().unwrap().count() == 3, "no other writes left anything");
     assert_eq!(list_files(dir.path()).unwrap(), vec![path]);
 
-    let mut window = ReplayWindow::new(dir.path(), SHOGI, WindowConfig { max_positions: 1000, max_reuse: 1.0 }).unwrap();
+    let mut window = ReplayWindow::new(dir.path(), SHOGI, config(1000, 1.0)).unwrap();
     let report = window.refresh().unwrap();
     assert_eq!(report.files_loaded, 1);
     assert!(report.rejected.is_empty(), "{:?}", report.rejected);
@@ -448,12 +449,13 @@ fn temporary_files_of_a_killed_writer_are_ignored() {
 // ---------------------------------------------------------------------------------------------
 
 fn config(max_positions: usize, max_reuse: f64) -> WindowConfig {
-    WindowConfig { max_positions, max_reuse }
+    WindowConfig { max_positions, max_reuse, targets: TargetConfig::default() }
 }
 
 /// Checks a sample against its game: the position reached by replaying the game to the
-/// sample's ply, the context, the policy target, the result and the plies left.
-fn check_sample(dir: &Path, sample: &TrainingSample) {
+/// sample's ply, the context, the policy target, the result and the plies left, and the
+/// auxiliary targets made as `targets` says.
+fn check_sample(dir: &Path, sample: &TrainingSample, targets: &TargetConfig) {
     let file = read_file(&dir.join(&*sample.source.file)).unwrap();
     let record = &file.games[sample.source.game - 1];
     let ply = sample.context.ply;
@@ -466,12 +468,54 @@ fn check_sample(dir: &Path, sample: &TrainingSample) {
     assert_eq!(sample.policy, expected);
     assert_eq!(sample.moves_left, (record.moves.len() - ply) as f32);
     let mover = Side::from(sample.position.side_to_move());
-    let wdl = match record.result.winner {
+    let result: [f32; 3] = match record.result.winner {
         None => [0.0, 1.0, 0.0],
         Some(winner) if winner == mover => [1.0, 0.0, 0.0],
         Some(_) => [0.0, 0.0, 1.0],
     };
-    assert_eq!(sample.wdl, wdl, "{:?} ply {ply}: {}", sample.source, record.result);
+    let mix = targets.value_root_mix;
+    for ((&found, &result), &root) in sample.wdl.iter().zip(&result).zip(&record.moves[ply].root_wdl) {
+        let wdl = (1.0 - mix) * result + mix * root;
+        assert!((found - wdl).abs() < 1e-6, "{:?} ply {ply}: {:?}, {}", sample.source, sample.wdl, record.result);
+    }
+    check_auxiliary_targets(record, file.variant, file.header.rules(), sample, targets);
+}
+
+/// The auxiliary targets of a sample, computed from its game another way: the next ply's
+/// policy in its own position, the material balance of replayed positions, and the short-term
+/// value as a sum of geometric weights with the game's result taking the tail's closed form.
+fn check_auxiliary_targets(record: &ReplayGame, id: VariantId, rules: GameRules, sample: &TrainingSample, targets: &TargetConfig) {
+    let ply = sample.context.ply;
+    let length = record.moves.len();
+    let mover = sample.position.side_to_move();
+    let reply = record.moves.get(ply + 1).filter(|m| !m.policy.is_empty()).map(|m| {
+        let next = game_at(record, id, rules, ply + 1);
+        let policy: Vec<(Move, f32)> = m.policy.iter().map(|(text, w)| (coord::parse(next.position(), text).unwrap(), *w)).collect();
+        (next.position().side_to_move(), policy)
+    });
+    let found = sample.opponent_policy.as_ref().map(|reply| (reply.side, reply.policy.clone()));
+    assert_eq!(found, reply, "{:?} ply {ply}", sample.source);
+    let material = Material::of(id);
+    let balance = |at: usize| material.balance(game_at(record, id, rules, at).position(), mover) as f32 / material.strongest() as f32;
+    let expected = [balance((ply + targets.material_horizon).min(length)), balance(length)];
+    assert_eq!(sample.material, expected, "{:?} ply {ply}", sample.source);
+    // Plies alternate in shogi: the root value `k` plies ahead is the mover's for even `k`.
+    let decay = 1.0 - 1.0 / targets.short_term_horizon as f64;
+    let (mut sum, mut total) = (0.0, 0.0);
+    for (k, m) in record.moves[ply..].iter().enumerate() {
+        let value = (m.root_wdl[0] - m.root_wdl[2]) as f64;
+        sum += decay.powi(k as i32) * if k % 2 == 0 { value } else { -value };
+        total += decay.powi(k as i32);
+    }
+    let tail = decay.powi((length - ply) as i32) / (1.0 - decay);
+    let outcome = record.result.winner.map_or(0.0, |winner| if winner == Side::from(mover) { 1.0 } else { -1.0 });
+    let short_term = (sum + tail * outcome) / (total + tail);
+    assert!(
+        (sample.short_term_value as f64 - short_term).abs() < 1e-5,
+        "{:?} ply {ply}: {} vs {short_term}",
+        sample.source,
+        sample.short_term_value
+    );
 }
 
 #[test]
@@ -486,12 +530,37 @@ fn samples_agree_with_the_games_they_come_from() {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     let samples = window.sample(&mut rng, 200).unwrap();
     for sample in &samples {
-        check_sample(dir.path(), sample);
+        check_sample(dir.path(), sample, &TargetConfig::default());
     }
     let wins = samples.iter().filter(|s| s.wdl == [1.0, 0.0, 0.0]).count();
     let draws = samples.iter().filter(|s| s.wdl == [0.0, 1.0, 0.0]).count();
     assert!(wins > 0 && draws > 0 && wins + draws < samples.len(), "every kind of result is sampled");
     assert!(samples.iter().any(|s| s.source.game == 6));
+}
+
+/// With every ply searched in full, samples have their opponent's reply policy (all but the
+/// last ply's); other horizons and a root-value mix change the targets as they should.
+#[test]
+fn auxiliary_targets_agree_with_the_games_they_come_from() {
+    let dir = TempDir::new("auxiliary");
+    let games = shogi_games(21, 4, 1);
+    write_games(dir.path(), SHOGI, shogi_rules(), &games).unwrap();
+    let targets = TargetConfig { material_horizon: 3, short_term_horizon: 4, value_root_mix: 0.25 };
+    let mut window = ReplayWindow::new(dir.path(), SHOGI, WindowConfig { targets, ..config(10_000, 4.0) }).unwrap();
+    window.refresh().unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let samples = window.sample(&mut rng, 300).unwrap();
+    for sample in &samples {
+        check_sample(dir.path(), sample, &targets);
+    }
+    assert!(samples.iter().any(|s| s.opponent_policy.is_some()) && samples.iter().any(|s| s.opponent_policy.is_none()));
+    assert!(samples.iter().any(|s| s.material[0] != 0.0), "some sample sees a capture ahead");
+    assert!(samples.iter().all(|s| s.wdl.iter().all(|&p| p < 1.0)), "the root value is mixed into every target");
+    // Out-of-range targets are refused.
+    for bad in [TargetConfig { material_horizon: 0, ..targets }, TargetConfig { value_root_mix: 1.5, ..targets }] {
+        let refused = ReplayWindow::new(dir.path(), SHOGI, WindowConfig { targets: bad, ..config(10, 1.0) });
+        assert!(matches!(refused, Err(WindowError::Config(_))));
+    }
 }
 
 #[test]
@@ -504,7 +573,7 @@ fn large_variant_samples_agree_with_their_games() {
     assert_eq!(window.len(), training_positions(&games));
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     for sample in window.sample(&mut rng, 30).unwrap() {
-        check_sample(dir.path(), &sample);
+        check_sample(dir.path(), &sample, &TargetConfig::default());
         assert_eq!(sample.context.ply_cap, 16);
     }
 }

@@ -1,6 +1,7 @@
-//! The trainer and the training loop: losses fall on data they can fit, a resumed trainer
-//! continues exactly, a killed `train` resumes from its last checkpoint with nothing corrupted,
-//! and configuration errors name their key.
+//! The trainer and the training loop: batches carry every target (the auxiliary ones of a
+//! hand-built game included), losses fall on data they can fit, a resumed trainer continues
+//! exactly, a killed `train` resumes from its last checkpoint with nothing corrupted, and
+//! configuration errors name their key.
 
 mod common;
 
@@ -8,11 +9,15 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use shogi_zero::config::RunConfig;
 use shogi_zero::nn::{checkpoint, Encoder, Network, NetworkConfig, PolicyMap};
-use shogi_zero::replay::{self, TrainingSample};
+use shogi_zero::replay::{self, GameResult, MoveRecord, OpponentPolicy, ReplayEnding, ReplayGame, ReplayWindow, TrainingSample};
+use shogi_zero::rules::material::Material;
+use shogi_zero::rules::notation::sfen;
 use shogi_zero::rules::GameContext;
-use shogi_zero::rules::{Game, GameRules, Position, VariantId};
+use shogi_zero::rules::{Color, Game, GameRules, Position, VariantId};
 use shogi_zero::train::batch::BatchBuilder;
 use shogi_zero::train::optimizer::Optimizer;
 use shogi_zero::train::trainer::optimizer_path;
@@ -25,7 +30,9 @@ use common::{Scratch, SplitMix64};
 const SHOGI: VariantId = VariantId::Shogi;
 
 /// Samples from seeded random games: each position's target is its first legal move, and the
-/// result alternates, so a network can fit them.
+/// result alternates, so a network can fit them. The auxiliary targets follow the result: every
+/// other sample has the opponent's first legal reply as its reply target, and material and
+/// short-term value take the result's sign.
 fn samples(count: usize) -> Vec<TrainingSample> {
     let mut rng = SplitMix64(5);
     let mut out = Vec::new();
@@ -35,16 +42,25 @@ fn samples(count: usize) -> Vec<TrainingSample> {
             game = Game::new(Position::start(SHOGI), GameRules::default_for(SHOGI.variant()));
         }
         let moves = game.legal_moves();
-        let wdl = if out.len() % 2 == 0 { [1.0, 0.0, 0.0] } else { [0.0, 0.0, 1.0] };
+        let played = moves[rng.below(moves.len())];
+        let mut next = game.clone();
+        next.play(played).unwrap();
+        let replies = next.legal_moves();
+        let won = out.len() % 2 == 0;
+        let sign = if won { 1.0 } else { -1.0 };
         out.push(TrainingSample {
             position: game.position().clone(),
             context: GameContext::of(&game),
             policy: vec![(moves[0], 0.75), (moves[moves.len() - 1], 0.25)],
-            wdl,
+            wdl: if won { [1.0, 0.0, 0.0] } else { [0.0, 0.0, 1.0] },
             moves_left: 30.0,
+            opponent_policy: (won && !replies.is_empty())
+                .then(|| OpponentPolicy { side: next.position().side_to_move(), policy: vec![(replies[0], 1.0)] }),
+            material: [0.5 * sign, sign],
+            short_term_value: 0.5 * sign,
             source: replay::SampleSource { file: "test".into(), game: 1 },
         });
-        game.play(moves[rng.below(moves.len())]).unwrap();
+        game = next;
     }
     out
 }
@@ -52,6 +68,12 @@ fn samples(count: usize) -> Vec<TrainingSample> {
 fn tiny_network() -> Network {
     tch::manual_seed(3);
     Network::new(SHOGI, &NetworkConfig::scaled(1, 16), Device::Cpu).unwrap()
+}
+
+/// [`tiny_network`] with the auxiliary heads.
+fn tiny_auxiliary_network() -> Network {
+    tch::manual_seed(3);
+    Network::new(SHOGI, &NetworkConfig { auxiliary_heads: true, ..NetworkConfig::scaled(1, 16) }, Device::Cpu).unwrap()
 }
 
 fn train_config(optimizer: OptimizerKind) -> TrainConfig {
@@ -90,12 +112,140 @@ fn a_batch_holds_each_sample_as_encoded_alone() {
     assert_eq!(batch.size, 40);
 }
 
+/// A replay game with known targets: Black trades bishops into a horse, White does not take it
+/// back, and White resigns. Plies 0, 1, 3 and 4 were searched in full (ply 2 fast), with root
+/// values in binary fractions so that every mixed and averaged target is exact.
+fn hand_built_game() -> ReplayGame {
+    let ply = |mv: &str, policy: &[(&str, f32)], root_wdl: [f32; 3]| MoveRecord {
+        mv: mv.to_string(),
+        policy: policy.iter().map(|&(m, w)| (m.to_string(), w)).collect(),
+        root_wdl,
+    };
+    ReplayGame {
+        variant: "shogi".to_string(),
+        start: sfen::write(&Position::start(SHOGI)),
+        moves: vec![
+            ply("7g7f", &[("7g7f", 0.75), ("2g2f", 0.25)], [0.5, 0.25, 0.25]),
+            ply("3c3d", &[("3c3d", 0.5), ("8c8d", 0.5)], [0.25, 0.5, 0.25]),
+            ply("8h2b+", &[], [0.5, 0.25, 0.25]),
+            ply("4a3b", &[("3a2b", 0.625), ("4a3b", 0.375)], [0.125, 0.375, 0.5]),
+            ply("2g2f", &[("2g2f", 0.5), ("7i7h", 0.5)], [0.75, 0.125, 0.125]),
+        ],
+        result: GameResult { winner: Some(Color::Black.into()), reason: ReplayEnding::Resignation },
+        model: "hand-built".to_string(),
+        seed: 0,
+        resignation_disabled: false,
+    }
+}
+
+/// The batch of the hand-built game's positions with horizons of 2 plies and a root-value mix
+/// of 1/4: row by row, the opponent's reply policy (indexed for the replying side) and its
+/// mask, the material balance after the capture (2 plies ahead, clamped at the end, and at the
+/// end), the short-term value and the mixed WDL target, each as worked out by hand.
+#[test]
+fn a_batch_holds_the_auxiliary_targets_of_a_hand_built_game() {
+    let scratch = Scratch::new("train-auxiliary-targets");
+    let game = hand_built_game();
+    replay::write_games(&scratch.0, SHOGI, GameRules::default_for(SHOGI.variant()), std::slice::from_ref(&game)).unwrap();
+    let config = TrainConfig { material_horizon: 2, short_term_horizon: 2, value_root_mix: 0.25, ..TrainConfig::default() };
+    let window_config = replay::WindowConfig { max_positions: 100, max_reuse: 100.0, targets: config.targets() };
+    let mut window = ReplayWindow::new(&scratch.0, SHOGI, window_config).unwrap();
+    window.refresh().unwrap();
+    assert_eq!(window.len(), 4, "plies 0, 1, 3 and 4");
+    let samples = window.sample(&mut ChaCha8Rng::seed_from_u64(1), 64).unwrap();
+    let batch = BatchBuilder::new(Encoder::new(SHOGI.variant())).build(&samples).unwrap();
+
+    // Black's lead once the bishop is taken and promoted: a horse and a bishop in hand.
+    let mut played = Game::new(Position::start(SHOGI), GameRules::default_for(SHOGI.variant()));
+    for m in ["7g7f", "3c3d", "8h2b+"] {
+        played.play_text(m).unwrap();
+    }
+    let material = Material::of(SHOGI);
+    let lead = material.balance(played.position(), Color::Black) as f32 / material.strongest() as f32;
+    assert!(lead > 0.0);
+    let map = PolicyMap::new(SHOGI.variant());
+    // Per ply: the reply's moves and side, material ahead and at the end, short-term value, WDL.
+    type Expected = (Option<(&'static [(&'static str, f32)], Color)>, [f32; 2], f32, [f32; 3]);
+    let expected = |ply: usize| -> Expected {
+        match ply {
+            0 => (Some((&[("3c3d", 0.5), ("8c8d", 0.5)], Color::White)), [0.0, lead], 0.23046875, [0.875, 0.0625, 0.0625]),
+            1 => (None, [-lead, -lead], -0.2109375, [0.0625, 0.125, 0.8125]),
+            3 => (Some((&[("2g2f", 0.5), ("7i7h", 0.5)], Color::Black)), [-lead, -lead], -0.59375, [0.03125, 0.09375, 0.875]),
+            4 => (None, [lead, lead], 0.8125, [0.9375, 0.03125, 0.03125]),
+            _ => panic!("ply {ply} is not a training position"),
+        }
+    };
+    let index = Vec::<i64>::try_from(&batch.opponent_policy_index).unwrap();
+    let weight = Vec::<f32>::try_from(&batch.opponent_policy_weight).unwrap();
+    let mask = Vec::<f32>::try_from(&batch.opponent_policy_mask).unwrap();
+    let material_rows = Vec::<f32>::try_from(batch.material.flatten(0, -1)).unwrap();
+    let short_term = Vec::<f32>::try_from(&batch.short_term_value).unwrap();
+    let wdl = Vec::<f32>::try_from(batch.wdl.flatten(0, -1)).unwrap();
+    let (mut expected_index, mut expected_weight) = (Vec::new(), Vec::new());
+    let mut seen = [false; 5];
+    for (i, sample) in samples.iter().enumerate() {
+        let ply = sample.context.ply;
+        seen[ply] = true;
+        let (reply, material, value, target) = expected(ply);
+        assert_eq!(mask[i], if reply.is_some() { 1.0 } else { 0.0 }, "ply {ply}");
+        for &(text, w) in reply.map_or(&[][..], |(moves, _)| moves) {
+            let side = reply.unwrap().1;
+            expected_index.push(i as i64 * map.len() as i64 + map.index(common::mv(SHOGI, text), side).unwrap() as i64);
+            expected_weight.push(w);
+        }
+        assert_eq!(&material_rows[2 * i..2 * i + 2], &material[..], "ply {ply}");
+        assert_eq!(short_term[i], value, "ply {ply}");
+        assert_eq!(&wdl[3 * i..3 * i + 3], &target[..], "ply {ply}");
+    }
+    assert_eq!(seen, [true, true, false, true, true]);
+    assert_eq!((index, weight), (expected_index, expected_weight));
+}
+
+/// A few steps with every auxiliary loss on: all losses stay finite, and the auxiliary ones
+/// fall on a repeated batch. A network without the heads is refused for such a configuration.
+#[test]
+fn auxiliary_losses_fall_on_a_batch_the_network_can_fit() {
+    let batch = BatchBuilder::new(Encoder::new(SHOGI.variant())).build(&samples(32)).unwrap();
+    let config = TrainConfig {
+        opponent_policy_weight: 1.0,
+        material_weight: 1.0,
+        short_term_value_weight: 1.0,
+        learning_rate: 0.05,
+        ..train_config(OptimizerKind::Sgd)
+    };
+    let error = Trainer::new(tiny_network(), Optimizer::new(&config), config, 0).err().unwrap();
+    assert_eq!(error.field, "train.opponent_policy_weight");
+    assert!(error.message.contains("network.auxiliary_heads = true"), "{error}");
+    let mut trainer = Trainer::new(tiny_auxiliary_network(), Optimizer::new(&config), config, 0).unwrap();
+    let first = trainer.train_step(&batch, 0.0);
+    let mut last = first;
+    for _ in 0..40 {
+        last = trainer.train_step(&batch, 0.0);
+        for loss in [last.policy, last.value, last.moves_left, last.opponent_policy, last.material, last.short_term_value, last.total] {
+            assert!(loss.is_finite(), "{last:?}");
+        }
+    }
+    assert!(first.opponent_policy > 0.0 && first.material > 0.0 && first.short_term_value > 0.0, "{first:?}");
+    assert!(last.opponent_policy < first.opponent_policy - 2.0, "opponent's policy {} -> {}", first.opponent_policy, last.opponent_policy);
+    assert!(last.material < 0.5 * first.material, "material {} -> {}", first.material, last.material);
+    assert!(
+        last.short_term_value < 0.5 * first.short_term_value,
+        "short-term value {} -> {}",
+        first.short_term_value,
+        last.short_term_value
+    );
+    // Without weight the auxiliary losses are not computed, heads or not.
+    let plain = train_config(OptimizerKind::Sgd);
+    let losses = Trainer::new(tiny_auxiliary_network(), Optimizer::new(&plain), plain, 0).unwrap().train_step(&batch, 0.0);
+    assert_eq!((losses.opponent_policy, losses.material, losses.short_term_value), (0.0, 0.0, 0.0));
+}
+
 #[test]
 fn losses_fall_on_a_batch_the_network_can_fit() {
     let batch = BatchBuilder::new(Encoder::new(SHOGI.variant())).build(&samples(32)).unwrap();
     for kind in [OptimizerKind::Sgd, OptimizerKind::Adamw] {
         let config = TrainConfig { learning_rate: if kind == OptimizerKind::Sgd { 0.05 } else { 0.005 }, ..train_config(kind) };
-        let mut trainer = Trainer::new(tiny_network(), Optimizer::new(&config), config, 0);
+        let mut trainer = Trainer::new(tiny_network(), Optimizer::new(&config), config, 0).unwrap();
         let first = trainer.train_step(&batch, 0.0);
         let mut last = first;
         for _ in 0..60 {
@@ -160,7 +310,7 @@ fn a_resumed_trainer_continues_exactly() {
     for kind in [OptimizerKind::Sgd, OptimizerKind::Adamw] {
         let config = train_config(kind);
         let dir = scratch.0.join(format!("{kind:?}"));
-        let mut straight = Trainer::new(tiny_network(), Optimizer::new(&config), config, 0);
+        let mut straight = Trainer::new(tiny_network(), Optimizer::new(&config), config, 0).unwrap();
         straight.train_step(&batches[0], 0.0);
         straight.train_step(&batches[1], 0.0);
         let saved = straight.save(&dir).unwrap();
@@ -168,7 +318,7 @@ fn a_resumed_trainer_continues_exactly() {
         let (network, metadata) = checkpoint::load(&saved, SHOGI, None, Device::Cpu).unwrap();
         assert_eq!(metadata.step, 2);
         let optimizer = Optimizer::load(&config, &optimizer_path(&dir, 2), Device::Cpu).unwrap();
-        let mut resumed = Trainer::new(network, optimizer, config, 2);
+        let mut resumed = Trainer::new(network, optimizer, config, 2).unwrap();
         resumed.check_optimizer().unwrap();
         resumed.train_step(&batches[2], 0.0);
         let (a, b) = (weights(straight.network()), weights(resumed.network()));
@@ -179,7 +329,7 @@ fn a_resumed_trainer_continues_exactly() {
         }
         // A fresh optimiser would have given other weights: the state matters.
         let (network, _) = checkpoint::load(&saved, SHOGI, None, Device::Cpu).unwrap();
-        let mut forgetful = Trainer::new(network, Optimizer::new(&config), config, 2);
+        let mut forgetful = Trainer::new(network, Optimizer::new(&config), config, 2).unwrap();
         forgetful.train_step(&batches[2], 0.0);
         assert_ne!(weights(forgetful.network()), a, "{kind:?}");
     }
@@ -190,12 +340,12 @@ fn an_optimizer_state_of_another_network_is_refused() {
     let scratch = Scratch::new("train-optimizer-mismatch");
     let config = train_config(OptimizerKind::Sgd);
     let batch = BatchBuilder::new(Encoder::new(SHOGI.variant())).build(&samples(32)).unwrap();
-    let mut trainer = Trainer::new(tiny_network(), Optimizer::new(&config), config, 0);
+    let mut trainer = Trainer::new(tiny_network(), Optimizer::new(&config), config, 0).unwrap();
     trainer.train_step(&batch, 0.0);
     trainer.save(&scratch.0).unwrap();
     let optimizer = Optimizer::load(&config, &optimizer_path(&scratch.0, 1), Device::Cpu).unwrap();
     let other = Network::new(SHOGI, &NetworkConfig::scaled(1, 8), Device::Cpu).unwrap();
-    let error = Trainer::new(other, optimizer, config, 1).check_optimizer().unwrap_err();
+    let error = Trainer::new(other, optimizer, config, 1).unwrap().check_optimizer().unwrap_err();
     assert!(error.contains("shape"), "{error}");
     std::fs::write(optimizer_path(&scratch.0, 1), b"not safetensors").unwrap();
     assert!(Optimizer::load(&config, &optimizer_path(&scratch.0, 1), Device::Cpu).is_err());
@@ -297,6 +447,12 @@ fn configuration_errors_name_their_key() {
         ("max_minutes = 25.0", "max_minutes = 25.0\nlearning_rat = 0.1", "learning_rat"),
         ("root = \"gumbel\"", "root = \"minimax\"", "minimax"),
         ("threshold = 0.55", "threshold = 2.0", "gating.threshold"),
+        ("max_minutes = 25.0", "max_minutes = 25.0\nvalue_root_mix = 1.5", "train.value_root_mix"),
+        ("max_minutes = 25.0", "max_minutes = 25.0\nmaterial_horizon = 0", "train.material_horizon"),
+        ("max_minutes = 25.0", "max_minutes = 25.0\nshort_term_horizon = 1001", "train.short_term_horizon"),
+        ("max_minutes = 25.0", "max_minutes = 25.0\nmaterial_weight = 101.0", "train.material_weight"),
+        ("max_minutes = 25.0", "max_minutes = 25.0\nopponent_policy_weight = 0.5", "network.auxiliary_heads = true"),
+        ("max_minutes = 25.0", "max_minutes = 25.0\nshort_term_value_weight = 0.5", "train.short_term_value_weight"),
     ] {
         assert!(base.contains(from), "{from}");
         let path = scratch.0.join("edited.toml");
@@ -317,6 +473,23 @@ fn configuration_errors_name_their_key() {
     std::fs::write(scratch.0.join("openings.txt"), "startpos moves 7g7f\n").unwrap();
     let loaded = RunConfig::load(&path).unwrap();
     assert_eq!(loaded.selfplay.openings, Some(std::path::absolute(scratch.0.join("openings.txt")).unwrap()));
+    // The auxiliary losses are accepted with the heads, and the configuration without the
+    // new keys reads as before: heads off, auxiliary losses off, the result as the WDL target.
+    let auxiliary = base.replacen("value_hidden = 32\n", "value_hidden = 32\nauxiliary_heads = true\n", 1).replacen(
+        "max_minutes = 25.0",
+        "max_minutes = 25.0\nopponent_policy_weight = 0.5\nmaterial_weight = 0.25",
+        1,
+    );
+    assert!(auxiliary.contains("auxiliary_heads = true") && auxiliary.contains("material_weight"));
+    std::fs::write(&path, &auxiliary).unwrap();
+    let loaded = RunConfig::load(&path).unwrap();
+    assert!(loaded.network.auxiliary_heads);
+    assert_eq!((loaded.train.opponent_policy_weight, loaded.train.material_weight), (0.5, 0.25));
+    let plain = RunConfig::parse(&base, Path::new("plain.toml")).unwrap();
+    assert!(!plain.network.auxiliary_heads && !plain.train.uses_auxiliary_heads());
+    assert_eq!((plain.train.material_horizon, plain.train.short_term_horizon, plain.train.value_root_mix), (6, 6, 0.0));
+    // A run folder's copy of a configuration without the heads does not name them.
+    assert!(!shogi_zero::config::to_toml(&plain).contains("auxiliary_heads"));
 }
 
 #[test]
@@ -386,6 +559,29 @@ fn league_runs_draw_their_opponent_from_the_run_s_own_checkpoints() {
         }
     }
     assert!(league_games > 0 && plain_games > 0, "league {league_games}, plain {plain_games}");
+}
+
+/// A run with the auxiliary heads and every auxiliary target on trains, logs the auxiliary
+/// losses it weighs (and only those) and charts them; self-play plays with its checkpoints.
+#[test]
+fn with_auxiliary_targets_on_the_run_logs_their_losses() {
+    let (_scratch, run_dir) = train_edited("train-auxiliary", 10, |text| {
+        text.replacen("value_hidden = 16\n", "value_hidden = 16\nauxiliary_heads = true\n", 1).replacen(
+            "max_minutes = 4.0",
+            "max_minutes = 4.0\nopponent_policy_weight = 0.5\nmaterial_weight = 0.5\nvalue_root_mix = 0.25",
+            1,
+        )
+    });
+    let metrics = shogi_zero::train::metrics::read(&run_dir).unwrap();
+    assert_eq!(metrics.iter().map(|l| l.step).collect::<Vec<_>>(), [5, 10]);
+    for line in &metrics {
+        let (reply, material) = (line.opponent_policy_loss.unwrap(), line.material_loss.unwrap());
+        assert!(reply.is_finite() && reply > 0.0 && material.is_finite() && material >= 0.0, "{line:?}");
+        assert!(line.short_term_value_loss.is_none(), "a loss without weight is not logged");
+    }
+    let (_, metadata) = checkpoint::read_metadata(&run_dir).unwrap();
+    assert!(metadata.network.auxiliary_heads);
+    assert!(run_dir.join("losses.png").exists());
 }
 
 #[test]

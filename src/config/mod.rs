@@ -1,8 +1,10 @@
 //! Run configurations: the TOML files in `configs/` (one a variant and size). A file names the
 //! variant and has one table per layer: `[network]`, `[inference]`, `[search]`, `[selfplay]`,
 //! `[train]`. Unknown keys are refused; every error names the file and the key. The
-//! `[network]` and `[inference]` tables list every key; the others may leave keys out, which
-//! then take the defaults documented on their fields.
+//! `[network]` and `[inference]` tables list every key (except `network.auxiliary_heads`, off
+//! when left out); the others may leave keys out, which then take the defaults documented on
+//! their fields. Checks that span tables name the key that asks for too much: a weighted
+//! auxiliary loss of `[train]` without `network.auxiliary_heads`, for one.
 //!
 //! - [`field`]: the error of a value out of range, shared by every layer's table.
 //! - [`run`]: the whole file ([`RunConfig`]), read and checked.

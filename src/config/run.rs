@@ -90,6 +90,7 @@ impl RunConfig {
         self.search.validate()?;
         self.selfplay.validate()?;
         self.train.validate()?;
+        self.train.check_network(&self.network)?;
         self.gating.validate()?;
         self.eval.validate()?;
         self.bootstrap.validate()

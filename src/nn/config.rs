@@ -33,6 +33,12 @@ pub struct NetworkConfig {
     /// current [`ENCODING_VERSION`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub encoding_version: Option<u32>,
+    /// Whether the network has the auxiliary heads that only training uses: the opponent's
+    /// reply policy (beside the policy output) and the material and short-term value outputs
+    /// (beside the value outputs). Off when left out, as in older checkpoints and configurations,
+    /// and then not written, so that such metadata reads as before.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub auxiliary_heads: bool,
 }
 
 impl NetworkConfig {
@@ -49,6 +55,7 @@ impl NetworkConfig {
             value_channels: (channels / 2).max(8),
             value_hidden: channels.max(16),
             encoding_version: None,
+            auxiliary_heads: false,
         }
     }
 
@@ -125,6 +132,9 @@ impl std::fmt::Display for NetworkConfig {
             self.value_channels,
             self.value_hidden
         )?;
+        if self.auxiliary_heads {
+            write!(f, " with auxiliary heads")?;
+        }
         match self.encoding_version {
             Some(version) => write!(f, ", encoding v{version}"),
             None => Ok(()),

@@ -27,6 +27,6 @@ pub use checkpoint::{CheckpointError, Metadata};
 pub use config::{InferenceConfig, NetworkConfig};
 pub use device::{DeviceChoice, DeviceError, Precision};
 pub use encoding::{Encoder, InputPlane, Side};
-pub use network::{Evaluation, Inference, IoLayout, Network, NetworkError, NetworkOutput};
+pub use network::{AuxiliaryOutput, Evaluation, Inference, IoLayout, Network, NetworkError, NetworkOutput};
 pub use policy_map::{PolicyMap, PolicyPlane, UnmappedMove};
 pub use server::{InferenceServer, ServerClient, ServerError};

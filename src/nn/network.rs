@@ -6,6 +6,11 @@
 //! Shapes: input `[B, planes, n, n]` as written by [`Encoder`]; policy logits `[B, policy map
 //! size]`; WDL logits `[B, 3]` (from the side to move's view: win, draw, loss); moves left
 //! `[B]` in plies, `MOVES_LEFT_SCALE * softplus(z)`.
+//!
+//! With [`NetworkConfig::auxiliary_heads`], training also gets [`AuxiliaryOutput`]: the
+//! opponent's reply policy (a second output layer on the policy head's features), and the
+//! material balance and short-term value (small outputs on the value head's hidden layer).
+//! Only [`Network::forward_with_auxiliary`] computes them; inference never does.
 
 use serde::{Deserialize, Serialize};
 use tch::nn::{self, ModuleT};
@@ -105,6 +110,19 @@ pub struct NetworkOutput {
     pub moves_left: Tensor,
 }
 
+/// The outputs of the auxiliary heads, which only training uses.
+#[derive(Debug)]
+pub struct AuxiliaryOutput {
+    /// `[B, policy size]` logits of the opponent's reply, the policy of the position after the
+    /// move (indexed for the opponent, the side to move there).
+    pub opponent_policy: Tensor,
+    /// `[B, 2]` material balance for the side to move, in units of the strongest piece: a few
+    /// plies ahead and at the game's end.
+    pub material: Tensor,
+    /// `[B]` short-term value for the side to move, -1 to 1.
+    pub short_term_value: Tensor,
+}
+
 /// Convolution without bias followed by batch normalisation.
 #[derive(Debug)]
 struct ConvBn {
@@ -181,24 +199,62 @@ impl Block {
     }
 }
 
-/// Policy head: a 1x1 convolution biased by globally pooled features, then a 1x1 convolution
-/// to the policy planes; the extra indices come from the pooled features.
+/// The last layer of a policy: a 1x1 convolution to the policy planes, and a linear layer from
+/// the pooled features to the extra indices (when the map has any).
+#[derive(Debug)]
+struct PolicyOutput {
+    planes: nn::Conv2D,
+    extras: Option<nn::Linear>,
+}
+
+impl PolicyOutput {
+    /// The layers `planes` and `extras` under `p`.
+    fn new(p: &nn::Path, (planes, extras): (&str, &str), layout: &IoLayout, hidden: i64, pooled: i64) -> PolicyOutput {
+        let count = layout.policy_extras();
+        PolicyOutput {
+            planes: nn::conv2d(p / planes, hidden, layout.policy_planes as i64, 1, Default::default()),
+            extras: (count > 0).then(|| nn::linear(p / extras, pooled, count, Default::default())),
+        }
+    }
+
+    /// `[B, policy size]` logits from the head's features `[B, hidden, n, n]` and its pooled
+    /// features `[B, pooled]`.
+    fn logits(&self, features: &Tensor, pooled: &Tensor) -> Tensor {
+        let planes = features.apply(&self.planes).flatten(1, -1);
+        match &self.extras {
+            Some(extras) => Tensor::cat(&[planes, pooled.apply(extras)], 1),
+            None => planes,
+        }
+    }
+}
+
+/// Policy head: a 1x1 convolution biased by globally pooled features, then the policy's output
+/// layer; with auxiliary heads, a second output layer for the opponent's reply.
 #[derive(Debug)]
 struct PolicyHead {
     hidden: nn::Conv2D,
     pool: PoolBias,
     bn: nn::BatchNorm,
-    planes: nn::Conv2D,
-    extras: Option<nn::Linear>,
+    output: PolicyOutput,
+    reply: Option<PolicyOutput>,
 }
 
-/// Value head: 1x1 convolution, global pooling, a hidden layer, then WDL and moves left.
+/// Value head: 1x1 convolution, global pooling, a hidden layer, then WDL and moves left; with
+/// auxiliary heads, material and short-term value as well.
 #[derive(Debug)]
 struct ValueHead {
     conv: ConvBn,
     hidden: nn::Linear,
     wdl: nn::Linear,
     moves_left: nn::Linear,
+    auxiliary: Option<ValueAuxiliary>,
+}
+
+/// The auxiliary outputs on the value head's hidden layer.
+#[derive(Debug)]
+struct ValueAuxiliary {
+    material: nn::Linear,
+    short_term_value: nn::Linear,
 }
 
 /// A policy/value network with its variables.
@@ -237,13 +293,13 @@ impl Network {
         let blocks = (0..config.blocks).map(|i| Block::new(&root / "blocks" / i, c, config.pools(i).then_some(g))).collect();
         let p = &root / "policy";
         let pc = config.policy_channels as i64;
-        let extras = layout.policy_extras();
+        let auxiliary = config.auxiliary_heads;
         let policy = PolicyHead {
             hidden: nn::conv2d(&p / "hidden", c, pc, 1, nn::ConvConfig { bias: false, ..Default::default() }),
             pool: PoolBias::new(&p / "pool", c, g, pc),
             bn: nn::batch_norm2d(&p / "bn", pc, Default::default()),
-            planes: nn::conv2d(&p / "planes", pc, layout.policy_planes as i64, 1, Default::default()),
-            extras: (extras > 0).then(|| nn::linear(&p / "extras", 2 * g, extras, Default::default())),
+            output: PolicyOutput::new(&p, ("planes", "extras"), &layout, pc, 2 * g),
+            reply: auxiliary.then(|| PolicyOutput::new(&p, ("reply_planes", "reply_extras"), &layout, pc, 2 * g)),
         };
         let v = &root / "value";
         let vc = config.value_channels as i64;
@@ -253,6 +309,10 @@ impl Network {
             hidden: nn::linear(&v / "hidden", 2 * vc, hidden, Default::default()),
             wdl: nn::linear(&v / "wdl", hidden, 3, Default::default()),
             moves_left: nn::linear(&v / "moves_left", hidden, 1, Default::default()),
+            auxiliary: auxiliary.then(|| ValueAuxiliary {
+                material: nn::linear(&v / "material", hidden, 2, Default::default()),
+                short_term_value: nn::linear(&v / "short_term_value", hidden, 1, Default::default()),
+            }),
         };
         Ok(Network { vs, variant, layout, config: *config, precision: Precision::F32, stem, blocks, policy, value })
     }
@@ -325,24 +385,40 @@ impl Network {
     /// moved to the network's device and precision. `train` selects batch statistics in the
     /// normalisation layers (training) over the running ones (inference).
     pub fn forward(&self, input: &Tensor, train: bool) -> NetworkOutput {
+        self.pass(input, train, false).0
+    }
+
+    /// [`Network::forward`] with the outputs of the auxiliary heads, when the network has them
+    /// ([`NetworkConfig::auxiliary_heads`]).
+    pub fn forward_with_auxiliary(&self, input: &Tensor, train: bool) -> (NetworkOutput, Option<AuxiliaryOutput>) {
+        self.pass(input, train, true)
+    }
+
+    /// The forward pass, through the auxiliary heads as well when `auxiliary` is set and the
+    /// network has them.
+    fn pass(&self, input: &Tensor, train: bool, auxiliary: bool) -> (NetworkOutput, Option<AuxiliaryOutput>) {
         let x = input.to_device(self.device()).to_kind(self.precision.kind());
         let mut x = self.stem.forward(&x, train).relu();
         for block in &self.blocks {
             x = block.forward(&x, train);
         }
-        let batch = x.size()[0];
         let p = &self.policy;
         let pooled = p.pool.pooled(&x, train);
         let hidden = add_channel_bias(&x.apply(&p.hidden), &pooled.apply(&p.pool.to_bias));
-        let planes = p.bn.forward_t(&hidden, train).relu().apply(&p.planes).reshape([batch, -1]);
-        let policy = match &p.extras {
-            Some(extras) => Tensor::cat(&[planes, pooled.apply(extras)], 1),
-            None => planes,
-        };
+        let features = p.bn.forward_t(&hidden, train).relu();
         let v = &self.value;
         let h = global_pool(&v.conv.forward(&x, train).relu()).apply(&v.hidden).relu();
         let moves_left = h.apply(&v.moves_left).softplus().squeeze_dim(-1) * MOVES_LEFT_SCALE;
-        NetworkOutput { policy, wdl: h.apply(&v.wdl), moves_left }
+        let extra = match (&p.reply, &v.auxiliary) {
+            (Some(reply), Some(value)) if auxiliary => Some(AuxiliaryOutput {
+                opponent_policy: reply.logits(&features, &pooled),
+                material: h.apply(&value.material),
+                short_term_value: h.apply(&value.short_term_value).tanh().squeeze_dim(-1),
+            }),
+            _ => None,
+        };
+        let output = NetworkOutput { policy: p.output.logits(&features, &pooled), wdl: h.apply(&v.wdl), moves_left };
+        (output, extra)
     }
 
     /// An inference pass (no gradients, running statistics) over positions encoded one after

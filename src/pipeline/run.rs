@@ -135,7 +135,7 @@ pub fn train(run: &TrainRun, stop: &AtomicBool, progress: &ProgressBar) -> Resul
         }
         tch::manual_seed(run.seed as i64);
         let network = on_fresh_thread(|| Network::new(variant, &config.network, device))?;
-        let trainer = Trainer::new(network, Optimizer::new(&config.train), config.train, 0);
+        let trainer = Trainer::new(network, Optimizer::new(&config.train), config.train, 0).map_err(TrainError::from)?;
         let state = TrainerState::default();
         state::save(&trainer, &state, run_dir)?;
         if let Some(store) = store {
@@ -152,7 +152,11 @@ pub fn train(run: &TrainRun, stop: &AtomicBool, progress: &ProgressBar) -> Resul
     };
     // With gating on, self-play goes on with the network that last passed its gate.
     let incumbent = state.incumbent.filter(|_| config.gating.enabled).unwrap_or(first_step);
-    let window_config = WindowConfig { max_positions: config.train.window_positions, max_reuse: config.train.max_sample_reuse };
+    let window_config = WindowConfig {
+        max_positions: config.train.window_positions,
+        max_reuse: config.train.max_sample_reuse,
+        targets: config.train.targets(),
+    };
     let mut window = ReplayWindow::resume(&replay_dir, variant, window_config, state.window.clone())?;
     let selfplay = SelfplayRun {
         variant,
@@ -374,6 +378,9 @@ impl Loop<'_> {
                 (&mut interval.losses.policy, losses.policy),
                 (&mut interval.losses.value, losses.value),
                 (&mut interval.losses.moves_left, losses.moves_left),
+                (&mut interval.losses.opponent_policy, losses.opponent_policy),
+                (&mut interval.losses.material, losses.material),
+                (&mut interval.losses.short_term_value, losses.short_term_value),
                 (&mut interval.losses.total, losses.total),
                 (&mut interval.losses.gradient_norm, losses.gradient_norm),
             ] {
@@ -510,6 +517,7 @@ impl Loop<'_> {
             *held = drawn;
         }
         let n = interval.steps.max(1) as f64;
+        let auxiliary = |weight: f64, sum: f64| (weight > 0.0).then_some(sum / n);
         let line = MetricsLine {
             step,
             elapsed_s,
@@ -517,6 +525,9 @@ impl Loop<'_> {
             policy_loss: interval.losses.policy / n,
             value_loss: interval.losses.value / n,
             moves_left_loss: interval.losses.moves_left / n,
+            opponent_policy_loss: auxiliary(config.train.opponent_policy_weight, interval.losses.opponent_policy),
+            material_loss: auxiliary(config.train.material_weight, interval.losses.material),
+            short_term_value_loss: auxiliary(config.train.short_term_value_weight, interval.losses.short_term_value),
             total_loss: interval.losses.total / n,
             gradient_norm: interval.losses.gradient_norm / n,
             samples_per_s: (interval.steps * config.train.batch_size as u64) as f64 / interval.training.as_secs_f64().max(1e-9),

@@ -233,10 +233,19 @@ pub fn read_file(path: &Path) -> Result<ReplayFile, ReplayError> {
     read_file_with(path, |_, _, _| {})
 }
 
-/// [`read_file`], showing `visit` every position of every game before its move is played:
-/// the game's index in [`ReplayFile::games`], the game so far, and the ply's policy target as
-/// moves (empty for a fast search).
-pub fn read_file_with(path: &Path, mut visit: impl FnMut(usize, &Game, Vec<(Move, f32)>)) -> Result<ReplayFile, ReplayError> {
+/// What a ply of a game recorded for training, as [`read_file_with`] shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlyTargets {
+    /// The policy target as moves (empty for a fast search).
+    pub policy: Vec<(Move, f32)>,
+    /// The search's root value: win, draw, loss for the side to move.
+    pub root_wdl: [f32; 3],
+}
+
+/// [`read_file`], showing `visit` every position of every game: the game's index in
+/// [`ReplayFile::games`], the game so far, and the targets of the ply played from there, or
+/// `None` at the game's final position (shown last, after its last move).
+pub fn read_file_with(path: &Path, mut visit: impl FnMut(usize, &Game, Option<PlyTargets>)) -> Result<ReplayFile, ReplayError> {
     let mut reader = BufReader::new(File::open(path).map_err(io_error(path))?);
     let mut line = Vec::new();
     if !next_line(&mut reader, &mut line).map_err(io_error(path))? {
@@ -253,11 +262,12 @@ pub fn read_file_with(path: &Path, mut visit: impl FnMut(usize, &Game, Vec<(Move
         }
         let record: ReplayGame =
             serde_json::from_slice(&line).map_err(|source| ReplayError::Json { path: path.to_path_buf(), game: number, source })?;
-        replay_game(&record, variant, rules, |game, policy| visit(number - 1, game, policy)).map_err(|source| ReplayError::Game {
-            path: path.to_path_buf(),
-            game: number,
-            source,
-        })?;
+        let end = replay_game(&record, variant, rules, |game, policy| {
+            let root_wdl = record.moves[game.ply()].root_wdl;
+            visit(number - 1, game, Some(PlyTargets { policy, root_wdl }));
+        })
+        .map_err(|source| ReplayError::Game { path: path.to_path_buf(), game: number, source })?;
+        visit(number - 1, &end, None);
         games.push(record);
     }
     if games.len() < header.games {

@@ -7,8 +7,8 @@ pub mod summary;
 pub mod validate;
 pub mod window;
 
-pub use format::{list_files, read_file, read_file_with, write_games, Header, ReplayError, ReplayFile};
+pub use format::{list_files, read_file, read_file_with, write_games, Header, PlyTargets, ReplayError, ReplayFile};
 pub use record::{GameResult, MoveRecord, ReplayEnding, ReplayGame, Side};
 pub use summary::Summary;
 pub use validate::{replay_game, GameError};
-pub use window::{ReplayWindow, SampleSource, TrainingSample, WindowConfig, WindowCounters, WindowError};
+pub use window::{OpponentPolicy, ReplayWindow, SampleSource, TargetConfig, TrainingSample, WindowConfig, WindowCounters, WindowError};

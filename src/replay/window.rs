@@ -8,13 +8,20 @@
 //! [`WindowConfig::max_reuse`] times as many samples in total as training positions ever
 //! entered it; past that the trainer waits for new games.
 //!
+//! Beyond the policy and the game's result, a sample carries the auxiliary targets of
+//! [`TargetConfig`]: the opponent's reply policy (the next ply's search, when it had a full
+//! one), the material balance a few plies ahead and at the game's end, a short-term value (the
+//! search's root values of the next plies, exponentially weighted), and the search's root value
+//! to mix into the WDL target. The window keeps for that, per game, the material balance of
+//! every position and the root value of every ply (8 bytes a ply).
+//!
 //! Memory: a position is kept as a full [`Position`] (a fixed-size mailbox of
-//! `size_of::<Position>()` = 568 bytes for every variant), with its [`GameContext`] and its
-//! policy target, about 640 bytes plus 12 bytes per policy entry in all. A window of 100,000
-//! shogi positions with 30-entry policies takes about 100 MB. Keeping whole positions makes
-//! sampling a copy, with no parsing and no failure path; a packed form (an SFEN of about 80
-//! bytes for shogi) would save roughly 500 bytes per position at the price of reading it back
-//! on every sample. [`ReplayWindow::approx_bytes`] reports the actual figure.
+//! `size_of::<Position>()` = 568 bytes for every variant), with its [`GameContext`], its root
+//! value and its policy target, about 650 bytes plus 12 bytes per policy entry in all. A window
+//! of 100,000 shogi positions with 30-entry policies takes about 100 MB. Keeping whole
+//! positions makes sampling a copy, with no parsing and no failure path; a packed form (an
+//! SFEN of about 80 bytes for shogi) would save roughly 500 bytes per position at the price of
+//! reading it back on every sample. [`ReplayWindow::approx_bytes`] reports the actual figure.
 //!
 //! Restarts: the trainer saves [`ReplayWindow::counters`] in its checkpoint and starts again
 //! with [`ReplayWindow::resume`]. The first refresh then refills the window from the newest
@@ -28,10 +35,11 @@ use std::sync::Arc;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
+use crate::rules::material::Material;
 use crate::rules::GameContext;
 use crate::rules::{Color, Move, Position, VariantId};
 
-use super::format::{list_files, read_file_with, ReplayError};
+use super::format::{list_files, read_file_with, PlyTargets, ReplayError};
 
 /// The window's settings.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -40,6 +48,27 @@ pub struct WindowConfig {
     pub max_positions: usize,
     /// The most samples drawn per training position that entered the window, on average.
     pub max_reuse: f64,
+    /// How the samples' targets are made.
+    pub targets: TargetConfig,
+}
+
+/// How a sample's targets beyond the policy are made from its game.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct TargetConfig {
+    /// The material target looks this many plies ahead (at most to the game's final position).
+    pub material_horizon: usize,
+    /// The short-term value weighs the root value of the ply `k` plies ahead in proportion to
+    /// `(1 - 1 / short_term_horizon)^k`.
+    pub short_term_horizon: usize,
+    /// The share of the search's root value in the WDL target, 0 to 1; the game's result has
+    /// the rest.
+    pub value_root_mix: f32,
+}
+
+impl Default for TargetConfig {
+    fn default() -> TargetConfig {
+        TargetConfig { material_horizon: 6, short_term_horizon: 6, value_root_mix: 0.0 }
+    }
 }
 
 /// What the trainer saves to resume the window after a restart.
@@ -71,12 +100,32 @@ pub struct TrainingSample {
     pub context: GameContext,
     /// The search's policy target over legal moves, weights summing to 1.
     pub policy: Vec<(Move, f32)>,
-    /// The game's result for the side to move: win, draw, loss, one-hot.
+    /// The value target for the side to move (win, draw, loss, summing to 1): the game's
+    /// result one-hot, mixed with the search's root value by [`TargetConfig::value_root_mix`].
     pub wdl: [f32; 3],
     /// Plies from this position to the end of the game.
     pub moves_left: f32,
+    /// The policy target of the opponent's reply: the next ply's, when it got a full search.
+    pub opponent_policy: Option<OpponentPolicy>,
+    /// The material balance for the side to move, in units of the strongest piece
+    /// ([`Material::strongest`]): [`TargetConfig::material_horizon`] plies ahead (at most at
+    /// the game's final position), and at the game's final position.
+    pub material: [f32; 2],
+    /// The short-term value for the side to move, -1 to 1: the average of the search's root
+    /// values (win minus loss) of this ply and the next ones, weighted as
+    /// [`TargetConfig::short_term_horizon`] says, with the game's result for the plies past its end.
+    pub short_term_value: f32,
     /// The game it comes from.
     pub source: SampleSource,
+}
+
+/// The policy target of the ply after a sample's, played by the opponent.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpponentPolicy {
+    /// The side to move at the next ply (whose policy map orientation the moves take).
+    pub side: Color,
+    /// The next ply's policy target, weights summing to 1.
+    pub policy: Vec<(Move, f32)>,
 }
 
 /// Why the window was not created or refused to draw samples.
@@ -117,6 +166,11 @@ struct WindowGame {
     length: usize,
     /// Its training positions in the window.
     positions: usize,
+    /// The material balance for Black of every position, from the start to the final one
+    /// (`length + 1` values).
+    material: Box<[i32]>,
+    /// The search's root value (win minus loss) for Black at every ply (`length` values).
+    root_value: Box<[f32]>,
 }
 
 /// A training position as the window keeps it.
@@ -124,6 +178,24 @@ struct Entry {
     position: Position,
     context: GameContext,
     policy: Box<[(Move, f32)]>,
+    /// The search's root value: win, draw, loss for the side to move.
+    root_wdl: [f32; 3],
+}
+
+/// What the window gathers of one game while its file is read.
+#[derive(Default)]
+struct GameTrace {
+    material: Vec<i32>,
+    root_value: Vec<f32>,
+    entries: Vec<Entry>,
+}
+
+/// `1` for Black, `-1` for White: turns a value for Black into one for `color`, and back.
+fn sign(color: Color) -> f32 {
+    match color {
+        Color::Black => 1.0,
+        Color::White => -1.0,
+    }
 }
 
 /// A file read and ready to enter the window: its games, each with its training positions.
@@ -168,6 +240,13 @@ impl ReplayWindow {
         }
         if !(config.max_reuse.is_finite() && config.max_reuse > 0.0) {
             return Err(WindowError::Config(format!("max_reuse must be a positive number, not {}", config.max_reuse)));
+        }
+        let targets = &config.targets;
+        if targets.material_horizon == 0 || targets.short_term_horizon == 0 {
+            return Err(WindowError::Config("the material and short-term horizons must be at least 1 ply".to_string()));
+        }
+        if !(0.0..=1.0).contains(&targets.value_root_mix) {
+            return Err(WindowError::Config(format!("value_root_mix must be between 0 and 1, not {}", targets.value_root_mix)));
         }
         Ok(ReplayWindow {
             dir: dir.to_path_buf(),
@@ -224,36 +303,42 @@ impl ReplayWindow {
         Ok(report)
     }
 
-    /// Reads one file and keeps its training positions.
+    /// Reads one file and keeps its training positions, with the material balance of every
+    /// position and the root value of every ply of their games.
     fn load(&self, path: &Path, name: &str) -> Result<LoadedFile, ReplayError> {
-        let mut per_game: Vec<Vec<Entry>> = Vec::new();
-        let file = read_file_with(path, |game_index, game, policy| {
-            if policy.is_empty() {
-                return;
+        let mut per_game: Vec<GameTrace> = Vec::new();
+        let file = read_file_with(path, |game_index, game, targets| {
+            per_game.resize_with(per_game.len().max(game_index + 1), GameTrace::default);
+            let trace = &mut per_game[game_index];
+            let position = game.position();
+            trace.material.push(Material::of(position.variant().id).balance(position, Color::Black));
+            let Some(PlyTargets { policy, root_wdl }) = targets else { return };
+            trace.root_value.push(sign(position.side_to_move()) * (root_wdl[0] - root_wdl[2]));
+            if !policy.is_empty() {
+                trace.entries.push(Entry { position: position.clone(), context: GameContext::of(game), policy: policy.into(), root_wdl });
             }
-            per_game.resize_with(per_game.len().max(game_index + 1), Vec::new);
-            let entry = Entry { position: game.position().clone(), context: GameContext::of(game), policy: policy.into() };
-            per_game[game_index].push(entry);
         })?;
         if file.variant != self.variant {
             return Err(ReplayError::OtherVariant { path: path.to_path_buf(), expected: self.variant.name(), found: file.header.variant });
         }
-        per_game.resize_with(file.games.len(), Vec::new);
+        per_game.resize_with(file.games.len(), GameTrace::default);
         let file_name: Arc<str> = name.into();
         let games = file
             .games
             .iter()
             .zip(per_game)
             .enumerate()
-            .filter(|(_, (_, entries))| !entries.is_empty())
-            .map(|(index, (record, entries))| {
+            .filter(|(_, (_, trace))| !trace.entries.is_empty())
+            .map(|(index, (record, trace))| {
                 let game = WindowGame {
                     source: SampleSource { file: file_name.clone(), game: index + 1 },
                     winner: record.result.winner.map(Color::from),
                     length: record.moves.len(),
-                    positions: entries.len(),
+                    positions: trace.entries.len(),
+                    material: trace.material.into(),
+                    root_value: trace.root_value.into(),
                 };
-                (game, entries)
+                (game, trace.entries)
             })
             .collect();
         Ok(LoadedFile { name: name.to_string(), games })
@@ -331,7 +416,11 @@ impl ReplayWindow {
     /// Approximate memory taken by the window's positions, in bytes.
     pub fn approx_bytes(&self) -> usize {
         let policies: usize = self.entries.iter().map(|(_, entry)| entry.policy.len()).sum();
-        self.entries.len() * size_of::<(u64, Entry)>() + policies * size_of::<(Move, f32)>() + self.games.len() * size_of::<WindowGame>()
+        let plies: usize = self.games.iter().map(|game| game.material.len() + game.root_value.len()).sum();
+        self.entries.len() * size_of::<(u64, Entry)>()
+            + policies * size_of::<(Move, f32)>()
+            + self.games.len() * size_of::<WindowGame>()
+            + plies * size_of::<f32>()
     }
 
     /// Draws `n` samples uniformly (with replacement) from the window. Refused when the window
@@ -353,19 +442,52 @@ impl ReplayWindow {
     fn sample_at(&self, index: usize) -> TrainingSample {
         let (sequence, entry) = &self.entries[index];
         let game = &self.games[(sequence - self.first_game) as usize];
+        let targets = &self.config.targets;
         let mover = entry.position.side_to_move();
-        let wdl = match game.winner {
+        let ply = entry.context.ply;
+        let result = match game.winner {
             None => [0.0, 1.0, 0.0],
             Some(winner) if winner == mover => [1.0, 0.0, 0.0],
             Some(_) => [0.0, 0.0, 1.0],
         };
+        let mix = targets.value_root_mix;
+        let wdl = std::array::from_fn(|k| (1.0 - mix) * result[k] + mix * entry.root_wdl[k]);
+        // The entries of a game are in the window in ply order: the next one is the reply's
+        // when that ply got a full search.
+        let opponent_policy = self
+            .entries
+            .get(index + 1)
+            .filter(|(next_sequence, next)| next_sequence == sequence && next.context.ply == ply + 1)
+            .map(|(_, next)| OpponentPolicy { side: next.position.side_to_move(), policy: next.policy.to_vec() });
+        let strongest = Material::of(self.variant).strongest() as f32;
+        let ahead = game.material[(ply + targets.material_horizon).min(game.length)];
+        let material = [ahead, game.material[game.length]].map(|balance| sign(mover) * balance as f32 / strongest);
+        let final_value = game.winner.map_or(0.0, sign);
+        let short_term_value = sign(mover) * discounted_average(&game.root_value[ply..], final_value, targets.short_term_horizon);
         TrainingSample {
             position: entry.position.clone(),
             context: entry.context,
             policy: entry.policy.to_vec(),
             wdl,
-            moves_left: (game.length - entry.context.ply) as f32,
+            moves_left: (game.length - ply) as f32,
+            opponent_policy,
+            material,
+            short_term_value,
             source: game.source.clone(),
         }
     }
+}
+
+/// The average of `values` (one a ply, from the current one on) followed by `tail` for ever,
+/// the value `k` plies ahead weighted in proportion to `(1 - 1 / horizon)^k`.
+fn discounted_average(values: &[f32], tail: f32, horizon: usize) -> f32 {
+    let decay = 1.0 - 1.0 / horizon as f32;
+    // The weight not yet given out: the ply ahead gets `(1 - decay)` of it.
+    let mut remaining = 1.0;
+    let mut sum = 0.0;
+    for &value in values {
+        sum += remaining * (1.0 - decay) * value;
+        remaining *= decay;
+    }
+    sum + remaining * tail
 }

@@ -68,12 +68,16 @@ pub fn write_random_games(variant: VariantId, games: usize, ply_cap: u32, seed: 
 pub fn measure(make_network: &dyn Fn() -> Network, config: TrainConfig, dir: &Path, duration: Duration) -> Result<TrainRate, TrainError> {
     let network = make_network();
     let variant = network.variant();
-    let mut window = ReplayWindow::new(dir, variant, WindowConfig { max_positions: config.window_positions, max_reuse: 1e9 })?;
+    let mut window = ReplayWindow::new(
+        dir,
+        variant,
+        WindowConfig { max_positions: config.window_positions, max_reuse: 1e9, targets: config.targets() },
+    )?;
     window.refresh()?;
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     let builder = BatchBuilder::new(network.encoder());
     let batch_size = config.batch_size;
-    let mut trainer = Trainer::new(network, Optimizer::new(&config), config, 0);
+    let mut trainer = Trainer::new(network, Optimizer::new(&config), config, 0)?;
     let trainer_rate = steps_per_second(duration, &mut || {
         let samples = window.sample(&mut rng, batch_size)?;
         let batch = builder.build(&samples)?;
@@ -82,7 +86,7 @@ pub fn measure(make_network: &dyn Fn() -> Network, config: TrainConfig, dir: &Pa
     })? * batch_size as f64;
 
     let batch = builder.build(&window.sample(&mut rng, batch_size)?)?;
-    let mut trainer = Trainer::new(make_network(), Optimizer::new(&config), config, 0);
+    let mut trainer = Trainer::new(make_network(), Optimizer::new(&config), config, 0)?;
     let prepared_rate = steps_per_second(duration, &mut || {
         trainer.train_step(&batch, 0.0);
         Ok(())

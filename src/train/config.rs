@@ -3,6 +3,11 @@
 use serde::{Deserialize, Serialize};
 
 use crate::config::InvalidField;
+use crate::nn::NetworkConfig;
+use crate::replay::TargetConfig;
+
+/// The longest horizon, in plies, of the material and short-term value targets.
+const MAX_HORIZON: usize = 1000;
 
 /// The optimiser.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -39,6 +44,26 @@ pub struct TrainConfig {
     pub policy_weight: f64,
     pub value_weight: f64,
     pub moves_left_weight: f64,
+    /// Weight of the opponent's reply policy loss: cross-entropy against the next ply's search
+    /// (the opponent's, at the position after the move), over the samples whose next ply got a
+    /// full search. 0: off; above 0 it needs `network.auxiliary_heads`.
+    pub opponent_policy_weight: f64,
+    /// Weight of the material loss: a Huber loss on the material balance for the side to move,
+    /// in units of the strongest piece, `material_horizon` plies ahead and at the game's end.
+    /// 0: off; above 0 it needs `network.auxiliary_heads`.
+    pub material_weight: f64,
+    /// Plies ahead of the first material target (at most to the game's final position).
+    pub material_horizon: usize,
+    /// Weight of the short-term value loss: the squared error of a value in -1 to 1 against the
+    /// search's root values (win minus loss) of the next plies, exponentially weighted. 0: off;
+    /// above 0 it needs `network.auxiliary_heads`.
+    pub short_term_value_weight: f64,
+    /// The short-term value weighs the root value `k` plies ahead in proportion to
+    /// `(1 - 1 / short_term_horizon)^k`, and the game's result past its end.
+    pub short_term_horizon: usize,
+    /// The WDL target is `(1 - value_root_mix) * result + value_root_mix * root value` of the
+    /// ply's search, 0 to 1.
+    pub value_root_mix: f64,
     /// The window: the newest this many training positions.
     pub window_positions: usize,
     /// Each position added to the window may be drawn this many times on average; the trainer
@@ -73,6 +98,12 @@ impl Default for TrainConfig {
             policy_weight: 1.0,
             value_weight: 1.0,
             moves_left_weight: 0.05,
+            opponent_policy_weight: 0.0,
+            material_weight: 0.0,
+            material_horizon: 6,
+            short_term_value_weight: 0.0,
+            short_term_horizon: 6,
+            value_root_mix: 0.0,
             window_positions: 100_000,
             max_sample_reuse: 4.0,
             min_window_positions: 2_000,
@@ -109,6 +140,15 @@ impl TrainConfig {
         range("policy_weight", self.policy_weight, 0.0, 100.0)?;
         range("value_weight", self.value_weight, 0.0, 100.0)?;
         range("moves_left_weight", self.moves_left_weight, 0.0, 100.0)?;
+        for (name, weight) in self.auxiliary_weights() {
+            range(name, weight, 0.0, 100.0)?;
+        }
+        range("value_root_mix", self.value_root_mix, 0.0, 1.0)?;
+        for (name, horizon) in [("material_horizon", self.material_horizon), ("short_term_horizon", self.short_term_horizon)] {
+            if !(1..=MAX_HORIZON).contains(&horizon) {
+                return fail(name, format!("{horizon} is not between 1 and {MAX_HORIZON} plies"));
+            }
+        }
         range("max_sample_reuse", self.max_sample_reuse, 0.01, 1000.0)?;
         range("max_minutes", self.max_minutes, 0.0, 1e7)?;
         if self.window_positions < self.batch_size {
@@ -130,6 +170,41 @@ impl TrainConfig {
             return fail("total_steps", "0 is not a number of steps (at least 1)".to_string());
         }
         Ok(())
+    }
+
+    /// The weights of the losses on the auxiliary heads, by field name.
+    fn auxiliary_weights(&self) -> [(&'static str, f64); 3] {
+        [
+            ("opponent_policy_weight", self.opponent_policy_weight),
+            ("material_weight", self.material_weight),
+            ("short_term_value_weight", self.short_term_value_weight),
+        ]
+    }
+
+    /// Whether a loss on the auxiliary heads has weight.
+    pub fn uses_auxiliary_heads(&self) -> bool {
+        self.auxiliary_weights().iter().any(|&(_, weight)| weight > 0.0)
+    }
+
+    /// Checks that a network of shape `network` has the heads these losses train: a weighted
+    /// auxiliary loss needs `network.auxiliary_heads`. The error names the first such weight.
+    pub fn check_network(&self, network: &NetworkConfig) -> Result<(), InvalidField> {
+        match self.auxiliary_weights().into_iter().find(|&(_, weight)| weight > 0.0) {
+            Some((name, weight)) if !network.auxiliary_heads => Err(InvalidField {
+                field: format!("train.{name}"),
+                message: format!("a weight of {weight} needs network.auxiliary_heads = true"),
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// How the replay window makes the samples' targets.
+    pub fn targets(&self) -> TargetConfig {
+        TargetConfig {
+            material_horizon: self.material_horizon,
+            short_term_horizon: self.short_term_horizon,
+            value_root_mix: self.value_root_mix as f32,
+        }
     }
 
     /// The learning rate at `step`, `elapsed_s` seconds into training: linear warm-up over the

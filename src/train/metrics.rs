@@ -21,6 +21,13 @@ pub struct MetricsLine {
     pub policy_loss: f64,
     pub value_loss: f64,
     pub moves_left_loss: f64,
+    /// The auxiliary losses, written for the runs that give them weight.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opponent_policy_loss: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub material_loss: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub short_term_value_loss: Option<f64>,
     pub total_loss: f64,
     pub gradient_norm: f64,
     /// Training samples per second of this interval.
@@ -95,13 +102,8 @@ pub fn read(run_dir: &Path) -> std::io::Result<Vec<MetricsLine>> {
 /// when checkpoints were gated; returns their paths.
 pub fn plot(run_dir: &Path, title: &str) -> Result<Vec<PathBuf>, PlotError> {
     let lines = read(run_dir).map_err(|source| PlotError::Io { path: run_dir.join(METRICS_FILE), source })?;
-    let series = |f: fn(&MetricsLine) -> f64| lines.iter().map(|l| (l.step as f64, f(l))).collect::<Vec<_>>();
     let losses = run_dir.join("losses.png");
-    LineChart::new(format!("{title}: training losses"), "training step", "loss")
-        .series("policy", series(|l| l.policy_loss))
-        .series("value (WDL)", series(|l| l.value_loss))
-        .series("moves left", series(|l| l.moves_left_loss))
-        .write_png(&losses)?;
+    losses_chart(&lines, title).write_png(&losses)?;
     let selfplay = run_dir.join("selfplay.png");
     let played: Vec<(f64, f64)> = lines.iter().filter(|l| l.game_length > 0.0).map(|l| (l.step as f64, l.game_length)).collect();
     LineChart::new(format!("{title}: self-play"), "training step", "plies per game").series("game length", played).write_png(&selfplay)?;
@@ -116,6 +118,27 @@ pub fn plot(run_dir: &Path, title: &str) -> Result<Vec<PathBuf>, PlotError> {
     }
     charts.extend(plot_strength(&lines, run_dir, title)?);
     Ok(charts)
+}
+
+/// The chart of the losses: policy, value and moves left, and the auxiliary losses the run
+/// logged.
+fn losses_chart(lines: &[MetricsLine], title: &str) -> LineChart {
+    let series = |f: fn(&MetricsLine) -> f64| lines.iter().map(|l| (l.step as f64, f(l))).collect::<Vec<_>>();
+    let mut chart = LineChart::new(format!("{title}: training losses"), "training step", "loss")
+        .series("policy", series(|l| l.policy_loss))
+        .series("value (WDL)", series(|l| l.value_loss))
+        .series("moves left", series(|l| l.moves_left_loss));
+    for (name, loss) in [
+        ("opponent's policy", (|l| l.opponent_policy_loss) as fn(&MetricsLine) -> Option<f64>),
+        ("material", |l| l.material_loss),
+        ("short-term value", |l| l.short_term_value_loss),
+    ] {
+        let points: Vec<(f64, f64)> = lines.iter().filter_map(|l| Some((l.step as f64, loss(l)?))).collect();
+        if !points.is_empty() {
+            chart = chart.series(name, points);
+        }
+    }
+    chart
 }
 
 /// `strength.png` (over training steps) and `strength-minutes.png` (over minutes of training):
@@ -151,4 +174,28 @@ fn plot_strength(lines: &[MetricsLine], run_dir: &Path, title: &str) -> Result<V
         charts.push(path);
     }
     Ok(charts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{losses_chart, read, MetricsLine};
+    use std::path::Path;
+
+    /// The metrics of a run from before the auxiliary losses read with none of them, and the
+    /// losses chart shows only the losses a run logged.
+    #[test]
+    fn auxiliary_losses_are_optional_in_metrics_and_charts() {
+        let old = read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("models/shogi/default")).unwrap();
+        assert!(!old.is_empty());
+        assert!(old.iter().all(|l| l.opponent_policy_loss.is_none() && l.material_loss.is_none() && l.short_term_value_loss.is_none()));
+        let names = |lines: &[MetricsLine]| losses_chart(lines, "t").series.into_iter().map(|s| s.name).collect::<Vec<_>>();
+        assert_eq!(names(&old), ["policy", "value (WDL)", "moves left"]);
+        let plain = serde_json::to_string(&old[0]).unwrap();
+        assert!(!plain.contains("material_loss"), "{plain}");
+        let line = MetricsLine { step: 5, material_loss: Some(0.25), ..MetricsLine::default() };
+        let text = serde_json::to_string(&line).unwrap();
+        assert!(text.contains("\"material_loss\":0.25") && !text.contains("opponent_policy_loss"), "{text}");
+        assert_eq!(serde_json::from_str::<MetricsLine>(&text).unwrap(), line);
+        assert_eq!(names(&[line]), ["policy", "value (WDL)", "moves left", "material"]);
+    }
 }

@@ -41,4 +41,6 @@ pub enum TrainError {
     Io { action: &'static str, path: PathBuf, source: std::io::Error },
     #[error("trainer state {path}: {message}")]
     State { path: PathBuf, message: String },
+    #[error(transparent)]
+    Config(#[from] crate::config::InvalidField),
 }

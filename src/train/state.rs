@@ -74,7 +74,7 @@ pub fn resume(
     if state.step != step {
         return Err(TrainError::State { path: state_file, message: format!("step {} does not match checkpoint step {step}", state.step) });
     }
-    let trainer = Trainer::new(weights, optimizer, train, step);
+    let trainer = Trainer::new(weights, optimizer, train, step)?;
     trainer.check_optimizer().map_err(|message| TrainError::State { path: optimizer_path(run_dir, step), message })?;
     Ok((trainer, state))
 }
