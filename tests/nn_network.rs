@@ -116,7 +116,8 @@ fn every_preset_loads_and_builds() {
             let name = path.file_stem().unwrap().to_string_lossy().to_string();
             assert!(name.starts_with(config.variant.name()), "{name} names its variant first");
             let n = config.network;
-            assert_eq!(n, NetworkConfig::scaled(n.blocks, n.channels), "{name} has the proportions of NetworkConfig::scaled");
+            let scaled = NetworkConfig { auxiliary_heads: n.auxiliary_heads, ..NetworkConfig::scaled(n.blocks, n.channels) };
+            assert_eq!(n, scaled, "{name} has the proportions of NetworkConfig::scaled");
             match Network::for_inference(config.variant, &config.network, &config.inference) {
                 Ok(net) => {
                     assert_eq!(net.precision(), config.inference.precision);
