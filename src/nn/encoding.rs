@@ -431,8 +431,7 @@ impl Encoder {
         let scaled = |balance: i32| (balance as f32 / unit).clamp(-1.0, 1.0);
         out[o.material_board * area..][..area].fill(scaled(board_balance));
         if let Some(plane) = o.material_hand {
-            let hand_balance = material.balance(pos, us) - board_balance;
-            out[plane * area..][..area].fill(scaled(hand_balance));
+            out[plane * area..][..area].fill(scaled(material.hand_balance(pos, us)));
         }
     }
 }

@@ -65,16 +65,18 @@ impl Material {
 
     /// Material of `us` minus the opponent's, hands included.
     pub fn balance(&self, pos: &Position, us: Color) -> i32 {
-        let mut score = 0;
+        let mut score = self.hand_balance(pos, us);
         for (_, piece) in pos.pieces() {
             let value = self.value(piece);
             score += if piece.color == us { value } else { -value };
         }
-        for &t in &pos.variant().hand_types {
-            let balance = pos.hand(us, t) as i32 - pos.hand(us.opponent(), t) as i32;
-            score += balance * self.hand_value(t);
-        }
         score
+    }
+
+    /// Material in `us`'s hand minus in the opponent's.
+    pub fn hand_balance(&self, pos: &Position, us: Color) -> i32 {
+        let them = us.opponent();
+        pos.variant().hand_types.iter().map(|&t| (pos.hand(us, t) as i32 - pos.hand(them, t) as i32) * self.hand_value(t)).sum()
     }
 }
 
