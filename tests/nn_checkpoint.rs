@@ -155,8 +155,8 @@ fn a_checkpoint_of_an_earlier_encoding_version_is_read_with_that_version() {
     let evaluation = model.evaluator().evaluate(&game, &moves).unwrap();
     assert_eq!(evaluation.priors.len(), moves.len());
     assert!(evaluation.priors.iter().chain(&evaluation.wdl).all(|p| p.is_finite()));
-    // The committed default models predate version 2 and still load.
-    let dai = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/dai-shogi/default");
+    // A default model saved before version 2 still loads.
+    let dai = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/old-checkpoints/dai-shogi-v1");
     let (_, metadata) = checkpoint::load(&dai, VariantId::DaiShogi, None, Device::Cpu).unwrap();
     assert_eq!(metadata.layout, IoLayout::with_version(VariantId::DaiShogi, metadata.layout.encoding_version).unwrap());
 }
@@ -220,8 +220,8 @@ fn checkpoints_without_auxiliary_heads_load_as_before() {
     assert!(!old.auxiliary_heads);
     let ckpt = saved("no-auxiliary-heads");
     assert!(!fs::read_to_string(&ckpt.metadata).unwrap().contains("auxiliary_heads"), "the metadata reads as before");
-    // The committed default model, saved before the heads existed, loads and evaluates.
-    let default = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/shogi/default");
+    // A default model saved before the heads existed loads and evaluates.
+    let default = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/old-checkpoints/shogi-v2");
     let (network, metadata) = checkpoint::load(&default, SHOGI, None, Device::Cpu).unwrap();
     assert!(!metadata.network.auxiliary_heads);
     assert!(tch::no_grad(|| network

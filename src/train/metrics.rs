@@ -185,7 +185,7 @@ mod tests {
     /// losses chart shows only the losses a run logged.
     #[test]
     fn auxiliary_losses_are_optional_in_metrics_and_charts() {
-        let old = read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("models/shogi/default")).unwrap();
+        let old = read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/old-checkpoints/shogi-v2")).unwrap();
         assert!(!old.is_empty());
         assert!(old.iter().all(|l| l.opponent_policy_loss.is_none() && l.material_loss.is_none() && l.short_term_value_loss.is_none()));
         let names = |lines: &[MetricsLine]| losses_chart(lines, "t").series.into_iter().map(|s| s.name).collect::<Vec<_>>();

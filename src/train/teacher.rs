@@ -8,7 +8,8 @@
 //! is the best score through a logistic, `P(win) = 1 / (1 + exp(-score / value_scale))`, with no
 //! draw (a forced win or loss is a certain one). Both scales are in units of the variant's
 //! strongest piece ([`Material::strongest`]). The relabelled share starts at `share` and falls
-//! linearly to 0 at `anneal_steps`; pure self-play (the default) never calls the teacher.
+//! linearly to `final_share` (0 by default) at `anneal_steps`, where it stays; pure self-play
+//! (the default) never calls the teacher.
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -29,8 +30,10 @@ pub struct BootstrapConfig {
     pub depth: u32,
     /// Share of each minibatch the teacher labels at step 0 ...
     pub share: f64,
-    /// ... falling linearly to none at this step.
+    /// ... falling linearly to `final_share` at this step ...
     pub anneal_steps: u64,
+    /// ... and staying there for the rest of the run (0: pure self-play from then on).
+    pub final_share: f64,
     /// Score, in strongest pieces, at which the teacher's win probability is 1 / (1 + e^-1).
     pub value_scale: f64,
     /// Softmax temperature of the policy target, in strongest pieces.
@@ -39,7 +42,15 @@ pub struct BootstrapConfig {
 
 impl Default for BootstrapConfig {
     fn default() -> BootstrapConfig {
-        BootstrapConfig { enabled: false, depth: 1, share: 0.5, anneal_steps: 2000, value_scale: 0.5, policy_temperature: 0.05 }
+        BootstrapConfig {
+            enabled: false,
+            depth: 1,
+            share: 0.5,
+            anneal_steps: 2000,
+            final_share: 0.0,
+            value_scale: 0.5,
+            policy_temperature: 0.05,
+        }
     }
 }
 
@@ -52,6 +63,9 @@ impl BootstrapConfig {
         }
         if !(self.share.is_finite() && (0.0..=1.0).contains(&self.share)) {
             return fail("share", format!("{} is not between 0 and 1", self.share));
+        }
+        if !(self.final_share.is_finite() && (0.0..=self.share).contains(&self.final_share)) {
+            return fail("final_share", format!("{} is not between 0 and share ({})", self.final_share, self.share));
         }
         if self.anneal_steps == 0 {
             return fail("anneal_steps", "0 is not a number of steps (at least 1)".to_string());
@@ -66,10 +80,13 @@ impl BootstrapConfig {
 
     /// Share of a minibatch the teacher labels at training step `step`.
     pub fn share_at(&self, step: u64) -> f64 {
-        if !self.enabled || step >= self.anneal_steps {
+        if !self.enabled {
             return 0.0;
         }
-        self.share * (1.0 - step as f64 / self.anneal_steps as f64)
+        if step >= self.anneal_steps {
+            return self.final_share;
+        }
+        self.share + (self.final_share - self.share) * (step as f64 / self.anneal_steps as f64)
     }
 }
 
@@ -179,13 +196,21 @@ mod tests {
     }
 
     #[test]
-    fn the_share_anneals_to_zero_and_relabels_that_many() {
+    fn the_share_anneals_to_its_final_value_and_relabels_that_many() {
         let config = BootstrapConfig { enabled: true, share: 0.5, anneal_steps: 100, ..BootstrapConfig::default() };
         assert_eq!(config.share_at(0), 0.5);
         assert_eq!(config.share_at(50), 0.25);
         assert_eq!(config.share_at(100), 0.0);
+        assert_eq!(config.share_at(1000), 0.0);
         assert_eq!(BootstrapConfig { enabled: false, ..config }.share_at(0), 0.0);
+        let floored = BootstrapConfig { final_share: 0.1, ..config };
+        assert_eq!(floored.share_at(0), 0.5);
+        assert!((floored.share_at(50) - 0.3).abs() < 1e-12);
+        assert_eq!(floored.share_at(100), 0.1);
+        assert_eq!(floored.share_at(100_000), 0.1);
         assert!(BootstrapConfig { depth: 0, ..config }.validate().unwrap_err().field.contains("bootstrap.depth"));
         assert!(BootstrapConfig { share: 1.5, ..config }.validate().unwrap_err().field.contains("bootstrap.share"));
+        assert!(BootstrapConfig { final_share: 0.6, ..config }.validate().unwrap_err().field.contains("bootstrap.final_share"));
+        assert!(floored.validate().is_ok());
     }
 }
