@@ -609,6 +609,9 @@ fn with_eval_on_checkpoints_play_the_anchors_and_the_value_probe_is_logged() {
         let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap();
         assert_eq!(summary["games"], 2, "{}", results.display());
         assert_eq!(summary["players"][1]["name"], score.anchor);
+        let total = &summary["players"][0]["total"];
+        assert_eq!([score.wins, score.draws, score.losses].map(u64::from), ["wins", "draws", "losses"].map(|k| total[k].as_u64().unwrap()));
+        assert_eq!(score.score, (score.wins as f64 + 0.5 * score.draws as f64) / 2.0);
     }
     assert!(run_dir.join("strength.png").exists() && run_dir.join("strength-minutes.png").exists());
 }

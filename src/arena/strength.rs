@@ -126,9 +126,13 @@ pub fn play_anchors(
         };
         let report = run_match(&matches, [network.clone(), opponent])?;
         let elo = report.summary.elo;
+        let record = report.summary.players[0].total;
         scores.push(AnchorScore {
             anchor: anchor.clone(),
             games: report.summary.games,
+            wins: record.wins,
+            draws: record.draws,
+            losses: record.losses,
             score: elo.map_or(0.0, |e| e.score),
             elo: elo.map(|e| e.elo).filter(|e| e.is_finite()),
             elo_margin: elo.map(|e| e.margin).filter(|m| m.is_finite()),

@@ -425,16 +425,16 @@ impl Loop<'_> {
             self.strength.probe = format!("value probe {:.0}%", 100.0 * share);
         }
         if !anchors.is_empty() {
-            let scores: Vec<String> = anchors.iter().map(|a| format!("{} {:.0}%", a.anchor, 100.0 * a.score)).collect();
+            let scores: Vec<String> = anchors.iter().map(AnchorScore::summary).collect();
             self.strength.anchors = scores.join(", ");
             let detailed: Vec<String> = anchors
                 .iter()
                 .map(|a| match (a.elo, a.elo_margin) {
-                    (Some(elo), Some(margin)) => format!("{} {:.0}% (Elo {elo:+.0} +/- {margin:.0})", a.anchor, 100.0 * a.score),
-                    _ => format!("{} {:.0}%", a.anchor, 100.0 * a.score),
+                    (Some(elo), Some(margin)) => format!("{}, Elo {elo:+.0} +/- {margin:.0}", a.summary()),
+                    _ => a.summary(),
                 })
                 .collect();
-            log(self.progress, &format!("step {step}: {} in {} games each", detailed.join(", "), config.eval.games));
+            log(self.progress, &format!("step {step}: {}", detailed.join("; ")));
         }
         Ok((value_probe, anchors))
     }
