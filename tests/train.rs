@@ -260,6 +260,29 @@ fn losses_fall_on_a_batch_the_network_can_fit() {
     }
 }
 
+/// A batch whose target is not finite (as a teacher bug once made) is skipped: the trained
+/// weights (batch-norm statistics still follow the batch's finite inputs), the optimiser and
+/// the step count stay as they were, and the next good batch trains.
+#[test]
+fn a_step_with_a_loss_that_is_not_finite_is_skipped() {
+    let good = BatchBuilder::new(Encoder::new(SHOGI.variant())).build(&samples(8)).unwrap();
+    let mut bad = BatchBuilder::new(Encoder::new(SHOGI.variant())).build(&samples(8)).unwrap();
+    let _ = bad.policy_weight.fill_(f64::NAN);
+    let config = train_config(OptimizerKind::Sgd);
+    let mut trainer = Trainer::new(tiny_network(), Optimizer::new(&config), config, 0).unwrap();
+    let trained =
+        |trainer: &Trainer| weights(trainer.network()).into_iter().filter(|(name, _)| !name.contains("running_")).collect::<Vec<_>>();
+    trainer.train_step(&good, 0.0);
+    let before = trained(&trainer);
+    let losses = trainer.train_step(&bad, 0.0);
+    assert!(losses.skipped && losses.policy.is_nan(), "{losses:?}");
+    assert_eq!(trainer.step_count(), 1);
+    assert!(trained(&trainer) == before, "a skipped step changed the weights");
+    let next = trainer.train_step(&good, 0.0);
+    assert!(!next.skipped && next.total.is_finite() && trainer.step_count() == 2, "{next:?}");
+    assert!(trained(&trainer) != before, "the next good step did not train");
+}
+
 #[test]
 fn the_schedule_warms_up_then_anneals_by_steps_or_by_time_whichever_ends_first() {
     let config = TrainConfig {

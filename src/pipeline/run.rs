@@ -330,6 +330,8 @@ struct Interval {
     rejected: u64,
     /// Samples the bootstrap teacher labelled.
     taught: u64,
+    /// Steps skipped for a loss or gradient that was not finite.
+    skipped: u64,
 }
 
 impl Loop<'_> {
@@ -373,6 +375,12 @@ impl Loop<'_> {
             let batch = builder.build(&samples)?;
             let losses = self.trainer.train_step(&batch, elapsed(session_start));
             interval.training += step_start.elapsed();
+            if losses.skipped {
+                interval.skipped += 1;
+                let step = self.trainer.step_count();
+                log(self.progress, &format!("step {step}: a batch gave a loss or gradient that is not finite; its step was skipped"));
+                continue;
+            }
             interval.steps += 1;
             for (sum, value) in [
                 (&mut interval.losses.policy, losses.policy),
@@ -540,6 +548,7 @@ impl Loop<'_> {
             selfplay_step: self.incumbent,
             league_opponent: self.opponent.map(|(_, step)| step),
             rejected_files: interval.rejected,
+            skipped_steps: interval.skipped,
             teacher_share: (interval.taught > 0)
                 .then(|| interval.taught as f64 / (interval.steps * config.train.batch_size as u64).max(1) as f64),
             value_probe,

@@ -53,6 +53,10 @@ pub struct MetricsLine {
     /// Replay files (game batches) refused by the window's checks in this interval, set aside.
     #[serde(default)]
     pub rejected_files: u64,
+    /// Training steps skipped for a loss or gradient that was not finite (none before they
+    /// were counted).
+    #[serde(default)]
+    pub skipped_steps: u64,
     /// With the bootstrap teacher on: the share of this interval's samples it labelled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub teacher_share: Option<f64>,

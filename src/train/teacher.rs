@@ -123,13 +123,8 @@ impl Teacher {
         let scores = search.move_scores(&mut pos.clone(), &moves, self.config.depth);
         let best = *scores.iter().max().expect("there are moves");
         let win = if is_mate_score(best) { (best > 0) as u8 as f64 } else { logistic(best as f64 / (self.config.value_scale * self.unit)) };
-        // Forced wins and losses count as ten strongest pieces in the softmax.
-        let cap = 10.0 * self.unit;
-        let temperature = self.config.policy_temperature * self.unit;
-        let weights: Vec<f64> =
-            scores.iter().map(|&s| ((s as f64).clamp(-cap, cap) - (best as f64).min(cap)) / temperature).map(f64::exp).collect();
-        let total: f64 = weights.iter().sum();
-        let policy = moves.iter().zip(&weights).map(|(&mv, &w)| (mv, (w / total) as f32)).collect();
+        let weights = softmax_of_scores(&scores, self.config.policy_temperature * self.unit, 10.0 * self.unit);
+        let policy = moves.iter().zip(&weights).map(|(&mv, &w)| (mv, w as f32)).collect();
         Some(TeacherLabel { policy, wdl: [win as f32, 0.0, (1.0 - win) as f32] })
     }
 
@@ -151,6 +146,16 @@ impl Teacher {
     }
 }
 
+/// The softmax of move `scores` at `temperature`, each score first clamped to `±cap` (forced
+/// wins and losses count as `cap`), so the weights are finite even when every move loses.
+fn softmax_of_scores(scores: &[i32], temperature: f64, cap: f64) -> Vec<f64> {
+    let clamped: Vec<f64> = scores.iter().map(|&s| (s as f64).clamp(-cap, cap)).collect();
+    let best = clamped.iter().copied().fold(-cap, f64::max);
+    let weights: Vec<f64> = clamped.iter().map(|s| ((s - best) / temperature).exp()).collect();
+    let total: f64 = weights.iter().sum();
+    weights.into_iter().map(|w| w / total).collect()
+}
+
 fn logistic(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
@@ -158,6 +163,7 @@ fn logistic(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::material_search::MATE;
     use crate::rules::notation::{coord, sfen};
 
     fn teacher(depth: u32) -> Teacher {
@@ -184,6 +190,20 @@ mod tests {
         assert!(capture + promoting > 0.9, "the capture gets the weight: {capture} + {promoting}");
         assert!(label.wdl[0] > 0.9, "a rook and a bishop up is nearly won: {:?}", label.wdl);
         assert_eq!(label.wdl[1], 0.0);
+    }
+
+    /// Every move losing by force (common at depth 2 in the royal-capture variants) gives
+    /// them equal finite weights; the unclamped best once made every weight infinite and the
+    /// target NaN, which turned a chu run's network into NaN at step 1,700.
+    #[test]
+    fn the_policy_is_finite_when_every_move_loses_or_wins() {
+        let unit = Material::of(VariantId::ChuShogi).strongest() as f64;
+        let losing = [-(MATE - 2), -(MATE - 2), -(MATE - 4)];
+        let weights = softmax_of_scores(&losing, 0.05 * unit, 10.0 * unit);
+        assert!(weights.iter().all(|w| w.is_finite()), "{weights:?}");
+        assert!(weights.iter().all(|&w| (w - 1.0 / 3.0).abs() < 1e-9), "all lose alike: {weights:?}");
+        let winning = softmax_of_scores(&[MATE - 1, 0, -(MATE - 2)], 0.05 * unit, 10.0 * unit);
+        assert!(winning[0] > 0.999 && winning.iter().sum::<f64>() > 0.999_999, "{winning:?}");
     }
 
     #[test]

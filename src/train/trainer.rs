@@ -32,6 +32,9 @@ pub struct Losses {
     pub short_term_value: f64,
     pub total: f64,
     pub gradient_norm: f64,
+    /// Whether the step was skipped, its weights and optimiser state untouched, because its
+    /// loss or gradient was not finite (a bad target would otherwise turn every weight NaN).
+    pub skipped: bool,
 }
 
 /// The losses of a batch, means over its positions (the opponent's policy: over those that
@@ -114,9 +117,12 @@ impl Trainer {
         }
         total.backward();
         let gradient_norm = Optimizer::clip_gradients(&self.params, self.config.gradient_clip);
-        let lr = self.learning_rate(elapsed_s);
-        self.optimizer.step(&self.params, lr);
-        self.step += 1;
+        let skipped = !gradient_norm.is_finite();
+        if !skipped {
+            let lr = self.learning_rate(elapsed_s);
+            self.optimizer.step(&self.params, lr);
+            self.step += 1;
+        }
         let value_of = |term: &Option<Tensor>| term.as_ref().map_or(0.0, |t| t.double_value(&[]));
         Losses {
             policy: terms.policy.double_value(&[]),
@@ -127,6 +133,7 @@ impl Trainer {
             short_term_value: value_of(&terms.short_term_value),
             total: total.double_value(&[]),
             gradient_norm,
+            skipped,
         }
     }
 
