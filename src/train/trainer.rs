@@ -117,7 +117,8 @@ impl Trainer {
         }
         total.backward();
         let gradient_norm = Optimizer::clip_gradients(&self.params, self.config.gradient_clip);
-        let skipped = !gradient_norm.is_finite();
+        let total_value = total.double_value(&[]);
+        let skipped = !(total_value.is_finite() && gradient_norm.is_finite());
         if !skipped {
             let lr = self.learning_rate(elapsed_s);
             self.optimizer.step(&self.params, lr);
@@ -131,7 +132,7 @@ impl Trainer {
             opponent_policy: value_of(&terms.opponent_policy),
             material: value_of(&terms.material),
             short_term_value: value_of(&terms.short_term_value),
-            total: total.double_value(&[]),
+            total: total_value,
             gradient_norm,
             skipped,
         }
