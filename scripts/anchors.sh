@@ -5,23 +5,15 @@
 # opponent's program or folder name), and a summary of them all in <model>/anchors.json.
 #   scripts/anchors.sh <variant> <model-folder> <opponent>...
 # Opponents are arena players: alphabeta:2, a model folder, 'usi:fairy-stockfish?depth=1'...
-# GAMES (default 40) and SIMS (default 64) in the environment change the settings. A finished
-# match (its results.json holds every planned game, or an SPRT stop) is kept, not played again;
-# one that a kill cut short is played again from its first game, so a killed run resumes.
+# GAMES (default 40) and SIMS (default 64) in the environment change the settings. Matches are
+# played with `arena --resume`: one a kill cut short goes on from the games it recorded, and a
+# finished one plays nothing more.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 if [[ $# -lt 3 ]]; then
     sed -n '2,10p' "$0" >&2
     exit 2
 fi
-# True when the results file exists and its match ran to the end.
-match_finished() {
-    [[ -f "$1" ]] && python3 - "$1" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1]))
-sys.exit(0 if r["games"] >= r["planned_games"] or r.get("stopped_early") else 1)
-PY
-}
 variant="$1" model="$2"
 shift 2
 summary="{\"variant\": \"$variant\", \"model\": \"$model\", \"matches\": ["
@@ -32,11 +24,8 @@ for opponent in "$@"; do
     name="${name%%\?*}"
     name="$(basename "${name%% *}" | tr ':' '_')"
     folder="$model/anchors/$name"
-    if ! match_finished "$folder/results.json"; then
-        rm -rf "$folder"
-        "$root/scripts/shogi-zero" arena --variant "$variant" --player "$model" --player "$opponent" \
-            --games "${GAMES:-40}" --sims "${SIMS:-64}" --random-opening-plies 4 --concurrency 2 --out "$folder" >&2
-    fi
+    "$root/scripts/shogi-zero" arena --variant "$variant" --player "$model" --player "$opponent" \
+        --games "${GAMES:-40}" --sims "${SIMS:-64}" --random-opening-plies 4 --concurrency 2 --out "$folder" --resume >&2
     summary+="$separator{\"opponent\": \"$opponent\", \"results\": $(cat "$folder/results.json")}"
     separator=", "
 done

@@ -508,6 +508,81 @@ fn results_and_records_are_written() {
     }
 }
 
+/// A match cut short resumes from its folder: the games kept are the recorded ones, the others
+/// are played from the same openings with the same colours, and the totals count them all.
+#[test]
+fn a_match_cut_short_resumes_from_its_folder() {
+    let scratch = Scratch::new("arena-resume");
+    let out = scratch.0.join("match");
+    let mut cfg = config(SHOGI, 6);
+    cfg.rules.ply_cap = 60;
+    cfg.seed = 3;
+    cfg.out = Some(out.clone());
+    let players = || [make("random", SHOGI), make("alphabeta:1", SHOGI)];
+    let whole = run_match(&cfg, players()).unwrap();
+    // A kill after four games: games.jsonl holds games 1, 2 and 4 (games finish out of order).
+    let lines: Vec<String> = std::fs::read_to_string(out.join("games.jsonl")).unwrap().lines().map(String::from).collect();
+    let kept = [lines[0].clone(), lines[1].clone(), lines[3].clone()];
+    std::fs::write(out.join("games.jsonl"), kept.join("\n") + "\n").unwrap();
+    cfg.resume = true;
+    let resumed = run_match(&cfg, players()).unwrap();
+    assert_eq!(check_records(&out, SHOGI, 60), resumed.records);
+    let s = &resumed.summary;
+    assert_eq!((s.games, s.planned_games, s.stopped_early), (6, 6, false));
+    let opening = |r: &MatchGame| (r.start.clone(), r.moves.split(' ').take(r.opening_plies).collect::<Vec<_>>().join(" "));
+    for (r, w) in resumed.records.iter().zip(&whole.records) {
+        assert_eq!((r.game, r.pair, r.black_player, &r.black, &r.white), (w.game, w.pair, w.black_player, &w.black, &w.white));
+        assert_eq!(opening(r), opening(w), "game {}", r.game);
+        if [1, 2, 4].contains(&r.game) {
+            assert_eq!(r, w, "a recorded game is kept");
+        }
+    }
+    let wins_of_first = resumed.records.iter().filter(|r| r.winner().is_some_and(|c| (c == Color::Black) == (r.black_player == 0))).count();
+    assert_eq!(s.players[0].total.wins as usize, wins_of_first);
+    assert_eq!(s.players[0].points + s.players[1].points, 6.0);
+    // A finished match plays nothing more: a recorded game stays as it was written.
+    let mut records = resumed.records.clone();
+    records[1].reason = "kept as recorded".to_string();
+    let lines: Vec<String> = records.iter().map(|r| serde_json::to_string(r).unwrap()).collect();
+    std::fs::write(out.join("games.jsonl"), lines.join("\n") + "\n").unwrap();
+    assert_eq!(run_match(&cfg, players()).unwrap().records, records);
+    let others = run_match(&cfg, [make("alphabeta:2", SHOGI), make("alphabeta:1", SHOGI)]);
+    assert!(matches!(others, Err(ArenaError::Resume { .. })), "other players are refused: {others:?}");
+}
+
+/// Resuming refuses a folder of another match or a damaged one, and says what differs.
+#[test]
+fn resuming_refuses_another_match() {
+    let scratch = Scratch::new("arena-resume-refused");
+    let out = scratch.0.join("match");
+    let mut cfg = config(SHOGI, 2);
+    cfg.rules.ply_cap = 40;
+    cfg.out = Some(out.clone());
+    let players = || [make("random", SHOGI), make("random", SHOGI)];
+    run_match(&cfg, players()).unwrap();
+    cfg.resume = true;
+    let refused = |cfg: &MatchConfig| match run_match(cfg, players()) {
+        Err(e @ ArenaError::Resume { .. }) => e.to_string(),
+        other => panic!("{other:?}"),
+    };
+    let other_seed = MatchConfig { seed: 9, ..cfg.clone() };
+    assert!(refused(&other_seed).contains("seed: 9"), "{}", refused(&other_seed));
+    let more_games = MatchConfig { games: 4, ..cfg.clone() };
+    assert!(refused(&more_games).contains("planned_games: 4"));
+    let other_openings = MatchConfig { openings: Openings::random(2), ..cfg.clone() };
+    assert!(refused(&other_openings).contains("2 random plies"));
+    // Same settings text, other opening moves: the recorded opening no longer matches.
+    let games = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
+    let mut record: MatchGame = serde_json::from_str(games.lines().next().unwrap()).unwrap();
+    record.start = "4k4/9/9/9/9/9/9/9/4K4 b - 1".to_string();
+    std::fs::write(out.join("games.jsonl"), serde_json::to_string(&record).unwrap() + "\n").unwrap();
+    assert!(refused(&cfg).contains("game 1 in games.jsonl has another opening"), "{}", refused(&cfg));
+    std::fs::write(out.join("games.jsonl"), format!("{}\nnot json\n", games.lines().next().unwrap())).unwrap();
+    assert!(refused(&cfg).contains("games.jsonl line 2"), "{}", refused(&cfg));
+    // Nothing was lost to the refusals: the folder still holds what it held.
+    assert!(std::fs::read_to_string(out.join("games.jsonl")).unwrap().ends_with("not json\n"));
+}
+
 #[test]
 fn csa_start_positions_and_moves() {
     use shogi_zero::arena::records::MatchEnding;

@@ -272,12 +272,26 @@ fn a_step_with_a_loss_that_is_not_finite_is_skipped() {
     let mut trainer = Trainer::new(tiny_network(), Optimizer::new(&config), config, 0).unwrap();
     let trained =
         |trainer: &Trainer| weights(trainer.network()).into_iter().filter(|(name, _)| !name.contains("running_")).collect::<Vec<_>>();
+    // The optimiser's state (step count, momentum) as the trainer saves it.
+    let scratch = Scratch::new("train-skipped-step");
+    let optimizer_state = |trainer: &Trainer| {
+        trainer.save(&scratch.0).unwrap();
+        let mut state = tch::Tensor::read_safetensors(optimizer_path(&scratch.0, trainer.step_count())).unwrap();
+        state.sort_by(|a, b| a.0.cmp(&b.0));
+        state
+            .into_iter()
+            .map(|(name, t)| (name, Vec::<f64>::try_from(t.to_kind(tch::Kind::Double).flatten(0, -1)).unwrap()))
+            .collect::<Vec<_>>()
+    };
     trainer.train_step(&good, 0.0);
     let before = trained(&trainer);
+    let momentum_before = optimizer_state(&trainer);
+    assert!(momentum_before.iter().any(|(name, v)| name.contains('#') && v.iter().any(|&x| x != 0.0)), "the good step left no momentum");
     let losses = trainer.train_step(&bad, 0.0);
     assert!(losses.skipped && losses.policy.is_nan(), "{losses:?}");
     assert_eq!(trainer.step_count(), 1);
     assert!(trained(&trainer) == before, "a skipped step changed the weights");
+    assert!(optimizer_state(&trainer) == momentum_before, "a skipped step changed the optimiser's state");
     let next = trainer.train_step(&good, 0.0);
     assert!(!next.skipped && next.total.is_finite() && trainer.step_count() == 2, "{next:?}");
     assert!(trained(&trainer) != before, "the next good step did not train");

@@ -41,6 +41,8 @@ pub enum ArenaError {
     NoCheckpoints(PathBuf),
     #[error("a ladder needs an anchor, predecessor matches, or both")]
     NoLadderOpponent,
+    #[error("cannot resume the match in {path}: {reason}")]
+    Resume { path: PathBuf, reason: String },
     #[error("a match needs at least one game")]
     NoGames,
     #[error(transparent)]

@@ -2,6 +2,8 @@
 //! - `results.json`: the [`MatchSummary`];
 //! - `games.jsonl`: one [`MatchGame`] per line (start SFEN, coordinate moves, result);
 //! - `csa/game-NNNN.csa` (shogi only): each game in CSA format ([`csa`]).
+//!
+//! [`read_match_files`] reads the first two back, so that a match cut short can be resumed.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -9,6 +11,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::stats::{EloEstimate, Sprt, SprtStatus, Wdl};
+use super::ArenaError;
 use crate::files::write_atomic;
 use crate::rules::notation::csa::{self, CsaEnd};
 use crate::rules::{Color, EndReason, Move, Position};
@@ -177,4 +180,42 @@ pub fn write_match_files(dir: &Path, summary: &MatchSummary, records: &[MatchGam
 /// The path of game `game`'s CSA file under `dir`.
 pub fn csa_path(dir: &Path, game: u32) -> PathBuf {
     dir.join("csa").join(format!("game-{game:04}.csa"))
+}
+
+/// The settings a `results.json` records: what a resumed match must repeat.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct RecordedSettings {
+    pub variant: String,
+    pub planned_games: u32,
+    pub players: [RecordedPlayer; 2],
+    pub seed: u64,
+    pub ply_cap: u32,
+    pub budget: String,
+    pub openings: String,
+}
+
+/// A player as `results.json` names it.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct RecordedPlayer {
+    pub name: String,
+}
+
+/// The settings and games of the match files in `dir`; `None` when it holds no `results.json`.
+pub fn read_match_files(dir: &Path) -> Result<Option<(RecordedSettings, Vec<MatchGame>)>, ArenaError> {
+    let unreadable = |reason: String| ArenaError::Resume { path: dir.to_path_buf(), reason };
+    let results = dir.join("results.json");
+    let text = match fs::read_to_string(&results) {
+        Ok(text) => text,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(unreadable(format!("cannot read results.json: {error}"))),
+    };
+    let settings = serde_json::from_str(&text).map_err(|error| unreadable(format!("results.json: {error}")))?;
+    let lines = fs::read_to_string(dir.join("games.jsonl")).map_err(|error| unreadable(format!("cannot read games.jsonl: {error}")))?;
+    let games = lines
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(number, line)| serde_json::from_str(line).map_err(|error| unreadable(format!("games.jsonl line {}: {error}", number + 1))))
+        .collect::<Result<Vec<MatchGame>, _>>()?;
+    Ok(Some((settings, games)))
 }

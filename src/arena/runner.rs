@@ -7,6 +7,9 @@
 //! players a seed reproduces a match exactly. With an SPRT the match stops once a bound is
 //! reached: games other workers have already started are finished and counted. Progress (games,
 //! score, Elo) is shown on standard error; files go to the output folder (see [`super::records`]).
+//! A match cut short (a kill, a lost machine) resumes from its folder: the games recorded there
+//! are kept once their settings and openings are checked to be this match's, and only the others
+//! are played.
 
 use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -16,7 +19,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::player::{Budget, Player, PlayerError, PlayerFactory};
-use super::records::{self, FailureKind, MatchEnding, MatchGame, MatchSummary, PlayerSummary, SprtReport};
+use super::records::{self, FailureKind, MatchEnding, MatchGame, MatchSummary, PlayerSummary, RecordedSettings, SprtReport};
 use super::stats::{EloEstimate, Sprt, SprtDecision, Wdl};
 use super::ArenaError;
 use crate::openings::Openings;
@@ -45,6 +48,8 @@ pub struct MatchConfig {
     pub out: Option<std::path::PathBuf>,
     /// Whether to draw a progress bar on standard error.
     pub progress: bool,
+    /// Keep the games an earlier run of the same match recorded in `out` and play only the rest.
+    pub resume: bool,
 }
 
 impl MatchConfig {
@@ -62,6 +67,7 @@ impl MatchConfig {
             sprt: None,
             out: None,
             progress: false,
+            resume: false,
         }
     }
 }
@@ -105,7 +111,7 @@ pub fn run_match(config: &MatchConfig, players: [Arc<dyn PlayerFactory>; 2]) -> 
     }
     let total = config.games.div_ceil(2) * 2;
     let names = [players[0].name().to_string(), players[1].name().to_string()];
-    let summary = MatchSummary {
+    let mut summary = MatchSummary {
         variant: config.variant.name().to_string(),
         games: 0,
         planned_games: total,
@@ -119,20 +125,30 @@ pub fn run_match(config: &MatchConfig, players: [Arc<dyn PlayerFactory>; 2]) -> 
         budget: budget_text(config.budget),
         openings: openings_text(&config.openings),
     };
+    let earlier = match (&config.out, config.resume) {
+        (Some(dir), true) => earlier_games(config, dir, &summary)?,
+        _ => Vec::new(),
+    };
+    for record in &earlier {
+        tally(&mut summary, record, config.sprt);
+    }
+    let decided = summary.sprt.as_ref().is_some_and(|s| s.status.decision != SprtDecision::Continue);
+    let pending = (0..total).filter(|index| !earlier.iter().any(|r| r.game == index + 1)).collect();
     if let Some(dir) = &config.out {
         std::fs::create_dir_all(dir).map_err(|error| ArenaError::Io { path: dir.clone(), error })?;
     }
     let progress = if config.progress { ProgressBar::new(total as u64) } else { ProgressBar::hidden() };
+    progress.set_position(summary.games as u64);
     progress.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed_precise} < {eta}]").expect("the template is valid"),
     );
     let collector = Collector {
         config,
-        total,
+        pending,
         next: 0,
-        stop: false,
+        stop: decided,
         summary,
-        records: Vec::new(),
+        records: earlier,
         error: None,
         last_snapshot: Instant::now(),
         progress,
@@ -169,8 +185,9 @@ pub fn run_match(config: &MatchConfig, players: [Arc<dyn PlayerFactory>; 2]) -> 
 /// every game not yet started.
 struct Collector<'a> {
     config: &'a MatchConfig,
-    total: u32,
-    next: u32,
+    /// Indices of the games to play, in order; `next` is the first not yet handed out.
+    pending: Vec<u32>,
+    next: usize,
     stop: bool,
     summary: MatchSummary,
     records: Vec<MatchGame>,
@@ -182,11 +199,9 @@ struct Collector<'a> {
 impl Collector<'_> {
     /// The index of the next game to play, or `None` when the match is over.
     fn next_game(&mut self) -> Option<u32> {
-        if self.stop || self.next >= self.total {
-            return None;
-        }
+        let index = *self.pending.get(self.next).filter(|_| !self.stop)?;
         self.next += 1;
-        Some(self.next - 1)
+        Some(index)
     }
 
     /// Counts a finished game (writing its CSA file), or keeps a worker's error and stops.
@@ -223,6 +238,48 @@ impl Collector<'_> {
         self.stop = true;
         self.error.get_or_insert(error);
     }
+}
+
+/// The games recorded in `dir` by an earlier run of this match, checked against its settings
+/// (`summary`, before any game) and openings; none when `dir` holds no results.
+fn earlier_games(config: &MatchConfig, dir: &Path, summary: &MatchSummary) -> Result<Vec<MatchGame>, ArenaError> {
+    let Some((recorded, games)) = records::read_match_files(dir)? else { return Ok(Vec::new()) };
+    let mismatch = |reason: String| ArenaError::Resume { path: dir.to_path_buf(), reason };
+    let names = summary.players.clone().map(|p| p.name);
+    let expected = RecordedSettings {
+        variant: summary.variant.clone(),
+        planned_games: summary.planned_games,
+        players: names.clone().map(|name| records::RecordedPlayer { name }),
+        seed: summary.seed,
+        ply_cap: summary.ply_cap,
+        budget: summary.budget.clone(),
+        openings: summary.openings.clone(),
+    };
+    if recorded != expected {
+        return Err(mismatch(format!("its results.json was played with other settings ({recorded:?}; this match: {expected:?})")));
+    }
+    let variant = config.variant.variant();
+    let mut seen = vec![false; summary.planned_games as usize];
+    for record in &games {
+        let index = record.game.wrapping_sub(1);
+        let wrong = |what: &str| mismatch(format!("game {} in games.jsonl has {what}", record.game));
+        if index >= summary.planned_games || std::mem::replace(&mut seen[index as usize], true) {
+            return Err(wrong("a number out of range or seen before"));
+        }
+        let black_player = (index % 2) as usize;
+        if (record.pair, record.black_player) != (index / 2 + 1, black_player)
+            || (record.black.as_str(), record.white.as_str()) != (names[black_player].as_str(), names[1 - black_player].as_str())
+        {
+            return Err(wrong("another pairing or other players"));
+        }
+        let opening = config.openings.for_pair(config.variant, config.rules, config.seed, index / 2);
+        let opening_moves = opening.moves.iter().map(|&m| coord::write(variant, m)).collect::<Vec<_>>();
+        let recorded_moves = record.moves.split_whitespace().take(record.opening_plies).collect::<Vec<_>>();
+        if record.start != opening.start.to_string() || recorded_moves != opening_moves {
+            return Err(wrong("another opening"));
+        }
+    }
+    Ok(games)
 }
 
 /// Writes the results files when there is an output folder (records sorted by game first).

@@ -44,6 +44,10 @@ pub struct ArenaArgs {
     /// Folder for results.json, games.jsonl and (shogi) CSA game files.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Resume the match recorded in --out (cut short by a kill): keep its games and play the
+    /// rest. The settings and players must be the ones it was started with.
+    #[arg(long, requires = "out")]
+    resume: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -152,6 +156,7 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<ExitCode> {
     let mut config = args.settings.config(variant, DEFAULT_MATCH_GAMES)?;
     config.sprt = args.sprt.as_deref().map(str::parse::<Sprt>).transpose()?;
     config.out = args.out.clone();
+    config.resume = args.resume;
     let report = run_match(&config, players)?;
     let summary = &report.summary;
     let mut out = std::io::stdout().lock();
