@@ -194,6 +194,21 @@ pub struct RecordedSettings {
     pub openings: String,
 }
 
+impl RecordedSettings {
+    /// The settings `summary` records.
+    pub fn of(summary: &MatchSummary) -> RecordedSettings {
+        RecordedSettings {
+            variant: summary.variant.clone(),
+            planned_games: summary.planned_games,
+            players: summary.players.clone().map(|p| RecordedPlayer { name: p.name }),
+            seed: summary.seed,
+            ply_cap: summary.ply_cap,
+            budget: summary.budget.clone(),
+            openings: summary.openings.clone(),
+        }
+    }
+}
+
 /// A player as `results.json` names it.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct RecordedPlayer {

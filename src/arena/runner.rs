@@ -246,15 +246,7 @@ fn earlier_games(config: &MatchConfig, dir: &Path, summary: &MatchSummary) -> Re
     let Some((recorded, games)) = records::read_match_files(dir)? else { return Ok(Vec::new()) };
     let mismatch = |reason: String| ArenaError::Resume { path: dir.to_path_buf(), reason };
     let names = summary.players.clone().map(|p| p.name);
-    let expected = RecordedSettings {
-        variant: summary.variant.clone(),
-        planned_games: summary.planned_games,
-        players: names.clone().map(|name| records::RecordedPlayer { name }),
-        seed: summary.seed,
-        ply_cap: summary.ply_cap,
-        budget: summary.budget.clone(),
-        openings: summary.openings.clone(),
-    };
+    let expected = RecordedSettings::of(summary);
     if recorded != expected {
         return Err(mismatch(format!("its results.json was played with other settings ({recorded:?}; this match: {expected:?})")));
     }
