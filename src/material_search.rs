@@ -13,6 +13,10 @@
 //!   game knows) apply at the root.
 //! - Ordering: captures first (most valuable victims first), then promotions, then the rest, in
 //!   a stable sort that keeps the callers' order among equals.
+//! - Quiescence (off unless asked for, [`MaterialSearch::with_quiescence`]): past the nominal
+//!   depth, captures only (the side to move may stand on the material balance instead), up to a
+//!   number of plies, so that a capture met by a recapture is not scored as a clean gain. Fire
+//!   demons' burns are not searched there.
 
 use std::time::Instant;
 
@@ -39,6 +43,8 @@ pub struct MaterialSearch {
     legality: Legality,
     /// Move lists per ply, reused between nodes.
     lists: Vec<Vec<(i32, Move)>>,
+    /// Capture-only plies searched past the nominal depth (0: none).
+    quiescence_plies: u32,
     nodes: u64,
     deadline: Option<Instant>,
     aborted: bool,
@@ -51,10 +57,17 @@ impl MaterialSearch {
             material: Material::of(variant),
             legality: variant.spec().legality,
             lists: Vec::new(),
+            quiescence_plies: 0,
             nodes: 0,
             deadline: None,
             aborted: false,
         }
+    }
+
+    /// The same searcher, extending every line by up to `plies` capture-only plies past its
+    /// nominal depth (0: no quiescence search).
+    pub fn with_quiescence(self, plies: u32) -> MaterialSearch {
+        MaterialSearch { quiescence_plies: plies, ..self }
     }
 
     /// `moves` best-looking first (a stable sort: equal keys keep the order they came in), each
@@ -163,7 +176,10 @@ impl MaterialSearch {
             return 0;
         }
         if depth == 0 {
-            return self.material.evaluate(pos);
+            return match self.quiescence_plies {
+                0 => self.material.evaluate(pos),
+                plies => self.quiesce(pos, plies, alpha, beta, ply),
+            };
         }
         let list = self.ordered_at(pos, pos.legal_moves(), ply);
         let mut best = -(MATE - ply as i32);
@@ -185,5 +201,48 @@ impl MaterialSearch {
         }
         self.lists[ply] = list;
         best
+    }
+
+    /// Negamax value of `pos` over captures only, `plies` deep: the side to move takes the
+    /// material balance or the best capture, whichever scores more.
+    fn quiesce(&mut self, pos: &mut Position, plies: u32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if self.out_of_time() {
+            return 0;
+        }
+        let stand = self.material.evaluate(pos);
+        if plies == 0 || stand >= beta {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let captures: Vec<Move> = pos.legal_moves().into_iter().filter(|&mv| is_capture(pos, mv)).collect();
+        let list = self.ordered_at(pos, captures, ply);
+        let mut best = stand;
+        for &(_, mv) in &list {
+            let undo = pos.play_unchecked(mv);
+            let score = match self.royal_loss(pos, ply + 1) {
+                Some(score) => score,
+                None => -self.quiesce(pos, plies - 1, -beta, -alpha, ply + 1),
+            };
+            pos.unmake(mv, undo);
+            if self.aborted {
+                break;
+            }
+            best = best.max(score);
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.lists[ply] = list;
+        best
+    }
+}
+
+/// Whether `mv` takes a piece off the board where it moves (burns aside).
+fn is_capture(pos: &Position, mv: Move) -> bool {
+    match mv {
+        Move::Normal { to, .. } => pos.piece_at(to).is_some(),
+        Move::TwoLeg { from, mid, to, .. } => pos.piece_at(mid).is_some() || (to != from && pos.piece_at(to).is_some()),
+        Move::Drop { .. } | Move::Pass | Move::Declare => false,
     }
 }

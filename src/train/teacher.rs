@@ -28,6 +28,9 @@ pub struct BootstrapConfig {
     pub enabled: bool,
     /// Plies the teacher searches.
     pub depth: u32,
+    /// Capture-only plies searched past `depth` (0: none), so that a capture met by a
+    /// recapture is not labelled a clean gain.
+    pub quiescence_plies: u32,
     /// Share of each minibatch the teacher labels at step 0 ...
     pub share: f64,
     /// ... falling linearly to `final_share` at this step ...
@@ -45,6 +48,7 @@ impl Default for BootstrapConfig {
         BootstrapConfig {
             enabled: false,
             depth: 1,
+            quiescence_plies: 0,
             share: 0.5,
             anneal_steps: 2000,
             final_share: 0.0,
@@ -60,6 +64,9 @@ impl BootstrapConfig {
         let fail = |name: &str, message: String| Err(InvalidField { field: format!("bootstrap.{name}"), message });
         if !(1..=4).contains(&self.depth) {
             return fail("depth", format!("{} is not between 1 and 4", self.depth));
+        }
+        if self.quiescence_plies > 16 {
+            return fail("quiescence_plies", format!("{} is more than 16", self.quiescence_plies));
         }
         if !(self.share.is_finite() && (0.0..=1.0).contains(&self.share)) {
             return fail("share", format!("{} is not between 0 and 1", self.share));
@@ -114,7 +121,12 @@ impl Teacher {
         Teacher { config, variant, unit: Material::of(variant).strongest() as f64 }
     }
 
-    /// The teacher's targets for `pos`, searched with `search`; `None` when it has no legal move.
+    /// A material searcher set up as the teacher searches (quiescence included).
+    pub fn searcher(&self) -> MaterialSearch {
+        MaterialSearch::new(self.variant).with_quiescence(self.config.quiescence_plies)
+    }
+
+    /// The teacher's targets for `pos`, searched with `search` (one of [`Teacher::searcher`]); `None` when it has no legal move.
     pub fn label(&self, search: &mut MaterialSearch, pos: &Position) -> Option<TeacherLabel> {
         let moves = pos.legal_moves().to_vec();
         if moves.is_empty() {
@@ -134,7 +146,7 @@ impl Teacher {
     pub fn relabel(&self, samples: &mut [TrainingSample], step: u64) -> usize {
         let count = (self.config.share_at(step) * samples.len() as f64).round() as usize;
         samples[..count].par_iter_mut().for_each_init(
-            || MaterialSearch::new(self.variant),
+            || self.searcher(),
             |search, sample| {
                 if let Some(label) = self.label(search, &sample.position) {
                     sample.policy = label.policy;
@@ -166,13 +178,18 @@ mod tests {
     use crate::material_search::MATE;
     use crate::rules::notation::{coord, sfen};
 
-    fn teacher(depth: u32) -> Teacher {
-        Teacher::new(VariantId::Shogi, BootstrapConfig { enabled: true, depth, ..BootstrapConfig::default() })
+    fn teacher(depth: u32, quiescence_plies: u32) -> Teacher {
+        Teacher::new(VariantId::Shogi, BootstrapConfig { enabled: true, depth, quiescence_plies, ..BootstrapConfig::default() })
+    }
+
+    fn label_with(depth: u32, quiescence_plies: u32, text: &str) -> TeacherLabel {
+        let pos = sfen::parse(VariantId::Shogi.variant(), text).unwrap();
+        let teacher = teacher(depth, quiescence_plies);
+        teacher.label(&mut teacher.searcher(), &pos).unwrap()
     }
 
     fn label(depth: u32, text: &str) -> TeacherLabel {
-        let pos = sfen::parse(VariantId::Shogi.variant(), text).unwrap();
-        teacher(depth).label(&mut MaterialSearch::new(VariantId::Shogi), &pos).unwrap()
+        label_with(depth, 0, text)
     }
 
     fn weight(label: &TeacherLabel, mv: &str) -> f32 {
@@ -215,6 +232,19 @@ mod tests {
         assert!(shallow.wdl[0] > deep.wdl[0], "depth 2 is less sure: {:?} vs {:?}", shallow.wdl, deep.wdl);
     }
 
+    /// Quiescence at depth 1 sees the recapture that depth 2 sees, and still takes a piece
+    /// that nothing defends.
+    #[test]
+    fn quiescence_sees_the_recapture_at_depth_one() {
+        let defended = "4k1s2/7r1/9/9/4B4/9/9/9/4K4 b - 1";
+        let (plain, quiet, deep) = (label(1, defended), label_with(1, 4, defended), label(2, defended));
+        assert!(quiet.wdl[0] < plain.wdl[0] - 0.2, "the recapture lowers the value: {:?} vs {:?}", quiet.wdl, plain.wdl);
+        assert!((quiet.wdl[0] - deep.wdl[0]).abs() < 1e-6, "as depth 2 scores it: {:?} vs {:?}", quiet.wdl, deep.wdl);
+        let hanging = label_with(1, 4, "4k4/7r1/9/9/4B4/9/9/9/4K4 b - 1");
+        assert!(weight(&hanging, "5e2b") + weight(&hanging, "5e2b+") > 0.9);
+        assert!(hanging.wdl[0] > 0.9, "{:?}", hanging.wdl);
+    }
+
     #[test]
     fn the_share_anneals_to_its_final_value_and_relabels_that_many() {
         let config = BootstrapConfig { enabled: true, share: 0.5, anneal_steps: 100, ..BootstrapConfig::default() };
@@ -229,6 +259,7 @@ mod tests {
         assert_eq!(floored.share_at(100), 0.1);
         assert_eq!(floored.share_at(100_000), 0.1);
         assert!(BootstrapConfig { depth: 0, ..config }.validate().unwrap_err().field.contains("bootstrap.depth"));
+        assert!(BootstrapConfig { quiescence_plies: 17, ..config }.validate().unwrap_err().field.contains("bootstrap.quiescence_plies"));
         assert!(BootstrapConfig { share: 1.5, ..config }.validate().unwrap_err().field.contains("bootstrap.share"));
         assert!(BootstrapConfig { final_share: 0.6, ..config }.validate().unwrap_err().field.contains("bootstrap.final_share"));
         assert!(floored.validate().is_ok());
