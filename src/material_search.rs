@@ -113,7 +113,7 @@ impl MaterialSearch {
         let undo = pos.play_unchecked(mv);
         let score = match self.royal_loss(pos, 1) {
             Some(score) => score,
-            None => -self.negamax(pos, depth.max(1) - 1, -beta, -alpha, 1),
+            None => -self.negamax(pos, depth.max(1) - 1, self.quiescence_plies, -beta, -alpha, 1),
         };
         pos.unmake(mv, undo);
         score
@@ -170,58 +170,30 @@ impl MaterialSearch {
         self.aborted
     }
 
-    /// Negamax value of `pos` for its side to move, searched `depth` plies deep.
-    fn negamax(&mut self, pos: &mut Position, depth: u32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// Negamax value of `pos` for its side to move, searched `depth` plies deep, then `quiet`
+    /// plies over captures only, where the side to move takes the material balance or the best
+    /// capture, whichever scores more.
+    fn negamax(&mut self, pos: &mut Position, depth: u32, quiet: u32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         if self.out_of_time() {
             return 0;
         }
-        if depth == 0 {
-            return match self.quiescence_plies {
-                0 => self.material.evaluate(pos),
-                plies => self.quiesce(pos, plies, alpha, beta, ply),
-            };
-        }
-        let list = self.ordered_at(pos, pos.legal_moves(), ply);
-        let mut best = -(MATE - ply as i32);
+        let (moves, mut best, depth, quiet) = if depth > 0 {
+            (pos.legal_moves(), -(MATE - ply as i32), depth - 1, quiet)
+        } else {
+            let stand = self.material.evaluate(pos);
+            if quiet == 0 || stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            let captures = pos.legal_moves().into_iter().filter(|&mv| is_capture(pos, mv)).collect();
+            (captures, stand, 0, quiet - 1)
+        };
+        let list = self.ordered_at(pos, moves, ply);
         for &(_, mv) in &list {
             let undo = pos.play_unchecked(mv);
             let score = match self.royal_loss(pos, ply + 1) {
                 Some(score) => score,
-                None => -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1),
-            };
-            pos.unmake(mv, undo);
-            if self.aborted {
-                break;
-            }
-            best = best.max(score);
-            alpha = alpha.max(score);
-            if alpha >= beta {
-                break;
-            }
-        }
-        self.lists[ply] = list;
-        best
-    }
-
-    /// Negamax value of `pos` over captures only, `plies` deep: the side to move takes the
-    /// material balance or the best capture, whichever scores more.
-    fn quiesce(&mut self, pos: &mut Position, plies: u32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        if self.out_of_time() {
-            return 0;
-        }
-        let stand = self.material.evaluate(pos);
-        if plies == 0 || stand >= beta {
-            return stand;
-        }
-        alpha = alpha.max(stand);
-        let captures: Vec<Move> = pos.legal_moves().into_iter().filter(|&mv| is_capture(pos, mv)).collect();
-        let list = self.ordered_at(pos, captures, ply);
-        let mut best = stand;
-        for &(_, mv) in &list {
-            let undo = pos.play_unchecked(mv);
-            let score = match self.royal_loss(pos, ply + 1) {
-                Some(score) => score,
-                None => -self.quiesce(pos, plies - 1, -beta, -alpha, ply + 1),
+                None => -self.negamax(pos, depth, quiet, -beta, -alpha, ply + 1),
             };
             pos.unmake(mv, undo);
             if self.aborted {
