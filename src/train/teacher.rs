@@ -126,7 +126,8 @@ impl Teacher {
         MaterialSearch::new(self.variant).with_quiescence(self.config.quiescence_plies)
     }
 
-    /// The teacher's targets for `pos`, searched with `search` (one of [`Teacher::searcher`]); `None` when it has no legal move.
+    /// The teacher's targets for `pos`, searched with `search` (one of [`Teacher::searcher`]);
+    /// `None` when it has no legal move.
     pub fn label(&self, search: &mut MaterialSearch, pos: &Position) -> Option<TeacherLabel> {
         let moves = pos.legal_moves().to_vec();
         if moves.is_empty() {
