@@ -22,7 +22,7 @@ use std::time::Instant;
 
 use crate::rules::material::Material;
 use crate::rules::variant::Legality;
-use crate::rules::{Move, Piece, Position, Square, VariantId};
+use crate::rules::{Move, Piece, Position, VariantId};
 
 /// Score of a won game at the root; a win `n` plies away scores `MATE - n`.
 pub const MATE: i32 = 1_000_000;
@@ -121,7 +121,7 @@ impl MaterialSearch {
 
     /// The ordering key of `mv` in `pos`: the value of what it captures, plus what promotion gains.
     fn order_key(&self, pos: &Position, mv: Move) -> i32 {
-        let victims: i32 = capture_squares(mv).filter_map(|sq| pos.piece_at(sq)).map(|p| self.material.value(p)).sum();
+        let victims: i32 = mv.capture_squares().filter_map(|sq| pos.piece_at(sq)).map(|p| self.material.value(p)).sum();
         let gain = match mv {
             Move::Normal { from, promote: true, .. } | Move::TwoLeg { from, promote: true, .. } => {
                 pos.piece_at(from).map_or(0, |p| self.material.value(Piece { promoted: true, ..p }) - self.material.value(p))
@@ -210,16 +210,5 @@ impl MaterialSearch {
 
 /// Whether `mv` takes a piece off the board where it moves (burns aside).
 fn is_capture(pos: &Position, mv: Move) -> bool {
-    capture_squares(mv).any(|sq| pos.piece_at(sq).is_some())
-}
-
-/// The squares where `mv` takes whatever stands there: its destination, and for a two-leg move
-/// its first leg's square too (the destination only when the move does not return home).
-fn capture_squares(mv: Move) -> impl Iterator<Item = Square> {
-    let (first, second) = match mv {
-        Move::Normal { to, .. } => (Some(to), None),
-        Move::TwoLeg { from, mid, to, .. } => (Some(mid), (to != from).then_some(to)),
-        Move::Drop { .. } | Move::Pass | Move::Declare => (None, None),
-    };
-    first.into_iter().chain(second)
+    mv.capture_squares().any(|sq| pos.piece_at(sq).is_some())
 }

@@ -11,7 +11,7 @@
 use super::geometry::BOARD_CELLS;
 use super::material::Material;
 use super::piece::Cell;
-use super::{Color, Move, Position, Square};
+use super::{Color, Position, Square};
 
 /// No attacker: the cheapest value of an unattacked square.
 const NONE: i32 = i32::MAX;
@@ -101,13 +101,9 @@ impl AttackMap {
         }
         let mut last_origin = [Square::from_index(0); BOARD_CELLS];
         for mv in pos.with_mover(by).legal_moves() {
-            let (from, targets) = match mv {
-                Move::Normal { from, to, .. } => (from, [Some(to), None]),
-                Move::TwoLeg { from, mid, to, .. } => (from, [Some(mid), (to != from).then_some(to)]),
-                Move::Drop { .. } | Move::Pass | Move::Declare => continue,
-            };
+            let Some(from) = mv.origin() else { continue };
             let value = pos.piece_at(from).map_or(0, |p| material.value(p));
-            for to in targets.into_iter().flatten().filter(|&to| pos.piece_at(to).is_none_or(|p| p.color != by)) {
+            for to in mv.capture_squares().filter(|&to| pos.piece_at(to).is_none_or(|p| p.color != by)) {
                 let i = to.index() % BOARD_CELLS;
                 if self.count[i] > 0 && last_origin[i] == from {
                     continue;

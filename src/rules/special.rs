@@ -257,17 +257,16 @@ impl Position {
     fn lion_trading_allows(&self, mv: Move) -> bool {
         let v = self.variant();
         let us = self.side_to_move();
-        let (from, mid, to) = match mv {
-            Move::Normal { from, to, .. } => (from, None, to),
-            Move::TwoLeg { from, mid, to, .. } => (from, Some(mid), to),
+        let (from, mid) = match mv {
+            Move::Normal { from, .. } => (from, None),
+            Move::TwoLeg { from, mid, .. } => (from, Some(mid)),
             _ => return true,
         };
         let is_enemy_lion = |sq: Square| {
             let c = self.cell(sq);
             c.is_enemy_of(us) && v.faces.is_lion(c.face())
         };
-        let victims = [mid, (to != from).then_some(to)];
-        if !victims.into_iter().flatten().any(is_enemy_lion) {
+        if !mv.capture_squares().any(is_enemy_lion) {
             return true;
         }
         let mover_is_lion = v.faces.is_lion(self.cell(from).face());
@@ -275,7 +274,7 @@ impl Position {
         let bridge = mid.is_some_and(|m| {
             self.piece_at(m).is_some_and(|p| p.color != us && (p.promoted || !matches!(v.piece_spec(p.ptype).abbr, "P" | "GB")))
         });
-        victims.into_iter().flatten().filter(|&sq| is_enemy_lion(sq)).all(|sq| {
+        mv.capture_squares().filter(|&sq| is_enemy_lion(sq)).all(|sq| {
             if !mover_is_lion {
                 return self.counter_strike().is_none_or(|cs| cs == sq);
             }

@@ -8,7 +8,6 @@ use super::Search;
 use crate::mcts::mate;
 use crate::mcts::tree::{NodeId, NodeState, ROOT};
 use crate::rules::variant::Legality;
-use crate::rules::Move;
 
 impl Search {
     /// Prepares the expanded root for this search: looks for a winning move (which ends the
@@ -35,12 +34,8 @@ impl Search {
         let enemy_at = |sq| position.piece_at(sq).is_some_and(|p| p.color != mover);
         self.tree.node(ROOT).children().find(|&id| {
             let mv = self.tree.node(id).mv;
-            let captures = match mv {
-                Move::Normal { from, to, .. } => enemy_at(to) || position.is_burner_at(from),
-                Move::TwoLeg { from, mid, to, .. } => enemy_at(mid) || enemy_at(to) || position.is_burner_at(from),
-                Move::Drop { .. } | Move::Pass | Move::Declare => false,
-            };
-            if !captures {
+            let captures = mv.capture_squares().any(enemy_at);
+            if !captures && !mv.origin().is_some_and(|from| position.is_burner_at(from)) {
                 return false;
             }
             let mut game = self.root_game.clone();
