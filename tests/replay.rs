@@ -18,7 +18,7 @@ use shogi_zero::rules::material::Material;
 use shogi_zero::rules::notation::coord::{self, MoveError};
 use shogi_zero::rules::notation::sfen;
 use shogi_zero::rules::GameContext;
-use shogi_zero::rules::{EndReason, Game, GameRules, Move, Position, VariantId};
+use shogi_zero::rules::{Color, EndReason, Game, GameRules, Move, Position, VariantId};
 
 const SHOGI: VariantId = VariantId::Shogi;
 const CHU: VariantId = VariantId::ChuShogi;
@@ -467,18 +467,31 @@ fn check_sample(dir: &Path, sample: &TrainingSample, targets: &TargetConfig) {
     assert!(!expected.is_empty(), "only full-search plies are samples");
     assert_eq!(sample.policy, expected);
     assert_eq!(sample.moves_left, (record.moves.len() - ply) as f32);
-    let mover = Side::from(sample.position.side_to_move());
-    let result: [f32; 3] = match record.result.winner {
-        None => [0.0, 1.0, 0.0],
-        Some(winner) if winner == mover => [1.0, 0.0, 0.0],
-        Some(_) => [0.0, 0.0, 1.0],
-    };
+    let value = expected_outcome(record, file.variant, file.header.rules(), sample.position.side_to_move(), targets) as f32;
+    let result = [value.max(0.0), 1.0 - value.abs(), (-value).max(0.0)];
     let mix = targets.value_root_mix;
     for ((&found, &result), &root) in sample.wdl.iter().zip(&result).zip(&record.moves[ply].root_wdl) {
         let wdl = (1.0 - mix) * result + mix * root;
         assert!((found - wdl).abs() < 1e-6, "{:?} ply {ply}: {:?}, {}", sample.source, sample.wdl, record.result);
     }
     check_auxiliary_targets(record, file.variant, file.header.rules(), sample, targets);
+}
+
+/// The game's result for `mover`, -1 to 1, from its record: the winner, or for a game cut off
+/// by the ply cap with `ply_cap_material_scale` on, the material balance of its replayed final
+/// position in strongest pieces over the scale, through a `tanh`.
+fn expected_outcome(record: &ReplayGame, id: VariantId, rules: GameRules, mover: Color, targets: &TargetConfig) -> f64 {
+    match record.result.winner {
+        Some(winner) if winner == Side::from(mover) => 1.0,
+        Some(_) => -1.0,
+        None if record.result.reason == ReplayEnding::Rules(EndReason::PlyCap) && targets.ply_cap_material_scale > 0.0 => {
+            let material = Material::of(id);
+            let last = game_at(record, id, rules, record.moves.len());
+            let balance = material.balance(last.position(), mover) as f64 / material.strongest() as f64;
+            (balance / targets.ply_cap_material_scale as f64).tanh()
+        }
+        None => 0.0,
+    }
 }
 
 /// The auxiliary targets of a sample, computed from its game another way: the next ply's
@@ -508,7 +521,7 @@ fn check_auxiliary_targets(record: &ReplayGame, id: VariantId, rules: GameRules,
         total += decay.powi(k as i32);
     }
     let tail = decay.powi((length - ply) as i32) / (1.0 - decay);
-    let outcome = record.result.winner.map_or(0.0, |winner| if winner == Side::from(mover) { 1.0 } else { -1.0 });
+    let outcome = expected_outcome(record, id, rules, mover, targets);
     let short_term = (sum + tail * outcome) / (total + tail);
     assert!(
         (sample.short_term_value as f64 - short_term).abs() < 1e-5,
@@ -545,7 +558,7 @@ fn auxiliary_targets_agree_with_the_games_they_come_from() {
     let dir = TempDir::new("auxiliary");
     let games = shogi_games(21, 4, 1);
     write_games(dir.path(), SHOGI, shogi_rules(), &games).unwrap();
-    let targets = TargetConfig { material_horizon: 3, short_term_horizon: 4, value_root_mix: 0.25 };
+    let targets = TargetConfig { material_horizon: 3, short_term_horizon: 4, value_root_mix: 0.25, ply_cap_material_scale: 0.0 };
     let mut window = ReplayWindow::new(dir.path(), SHOGI, WindowConfig { targets, ..config(10_000, 4.0) }).unwrap();
     window.refresh().unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(11);
@@ -557,9 +570,50 @@ fn auxiliary_targets_agree_with_the_games_they_come_from() {
     assert!(samples.iter().any(|s| s.material[0] != 0.0), "some sample sees a capture ahead");
     assert!(samples.iter().all(|s| s.wdl.iter().all(|&p| p < 1.0)), "the root value is mixed into every target");
     // Out-of-range targets are refused.
-    for bad in [TargetConfig { material_horizon: 0, ..targets }, TargetConfig { value_root_mix: 1.5, ..targets }] {
+    for bad in [
+        TargetConfig { material_horizon: 0, ..targets },
+        TargetConfig { value_root_mix: 1.5, ..targets },
+        TargetConfig { ply_cap_material_scale: -0.5, ..targets },
+        TargetConfig { ply_cap_material_scale: f32::NAN, ..targets },
+    ] {
         let refused = ReplayWindow::new(dir.path(), SHOGI, WindowConfig { targets: bad, ..config(10, 1.0) });
         assert!(matches!(refused, Err(WindowError::Config(_))));
+    }
+}
+
+/// With `ply_cap_material_scale` on, a game cut off by the ply cap is scored by the material
+/// at its end: the side ahead gets a share of a win, the side behind as much of a loss, in
+/// the WDL target and as the short-term value's tail; games decided by rule are untouched.
+#[test]
+fn ply_cap_games_can_be_scored_by_material() {
+    let dir = TempDir::new("ply-cap-material");
+    let games = shogi_games(31, 8, 1);
+    let capped = |g: &ReplayGame| g.result.reason == ReplayEnding::Rules(EndReason::PlyCap);
+    assert!(games.iter().any(capped) && games.iter().any(|g| !capped(g)), "both kinds of ending are written");
+    write_games(dir.path(), SHOGI, shogi_rules(), &games).unwrap();
+    let targets = TargetConfig { ply_cap_material_scale: 0.5, ..TargetConfig::default() };
+    let mut window = ReplayWindow::new(dir.path(), SHOGI, WindowConfig { targets, ..config(10_000, 4.0) }).unwrap();
+    window.refresh().unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let samples = window.sample(&mut rng, 400).unwrap();
+    for sample in &samples {
+        check_sample(dir.path(), sample, &targets);
+    }
+    let from_capped = |s: &&TrainingSample| capped(&games[s.source.game - 1]);
+    // Random games end with unequal material: their capped positions are no longer plain draws,
+    // and the side ahead at the end (final material target above 0) leans to a win.
+    let leaning: Vec<&TrainingSample> = samples.iter().filter(from_capped).filter(|s| s.material[1] != 0.0).collect();
+    assert!(!leaning.is_empty(), "some capped game ends with unequal material");
+    for sample in leaning {
+        assert_eq!(sample.wdl[0] > 0.0, sample.material[1] > 0.0, "{:?}: {:?}", sample.source, sample.wdl);
+        assert_eq!(sample.wdl[2] > 0.0, sample.material[1] < 0.0, "{:?}: {:?}", sample.source, sample.wdl);
+        assert!(sample.wdl[1] < 1.0);
+    }
+    // Off, the same positions are draws.
+    let mut plain = ReplayWindow::new(dir.path(), SHOGI, config(10_000, 4.0)).unwrap();
+    plain.refresh().unwrap();
+    for sample in plain.sample(&mut ChaCha8Rng::seed_from_u64(5), 400).unwrap().iter().filter(from_capped) {
+        assert_eq!(sample.wdl, [0.0, 1.0, 0.0]);
     }
 }
 

@@ -486,6 +486,7 @@ fn configuration_errors_name_their_key() {
         ("threshold = 0.55", "threshold = 2.0", "gating.threshold"),
         ("value_root_mix = 0.25", "value_root_mix = 1.5", "train.value_root_mix"),
         ("max_minutes = 25.0", "max_minutes = 25.0\nmaterial_horizon = 0", "train.material_horizon"),
+        ("max_minutes = 25.0", "max_minutes = 25.0\nply_cap_material_scale = -1.0", "train.ply_cap_material_scale"),
         ("max_minutes = 25.0", "max_minutes = 25.0\nshort_term_horizon = 1001", "train.short_term_horizon"),
         ("material_weight = 0.1", "material_weight = 101.0", "train.material_weight"),
         ("auxiliary_heads = true", "auxiliary_heads = false", "network.auxiliary_heads = true"),
@@ -528,6 +529,7 @@ fn configuration_errors_name_their_key() {
     let plain = RunConfig::parse(&base, Path::new("plain.toml")).unwrap();
     assert!(!plain.network.auxiliary_heads && !plain.train.uses_auxiliary_heads());
     assert_eq!((plain.train.material_horizon, plain.train.short_term_horizon, plain.train.value_root_mix), (6, 6, 0.0));
+    assert_eq!(plain.train.ply_cap_material_scale, 0.0, "a capped game is a draw unless asked");
     // A run folder's copy of a configuration without the heads does not name them.
     assert!(!shogi_zero::config::to_toml(&plain).contains("auxiliary_heads"));
 }

@@ -37,9 +37,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::rules::material::Material;
 use crate::rules::GameContext;
-use crate::rules::{Color, Move, Position, VariantId};
+use crate::rules::{Color, EndReason, Move, Position, VariantId};
 
 use super::format::{list_files, read_file_with, PlyTargets, ReplayError};
+use super::record::ReplayEnding;
 
 /// The window's settings.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -63,11 +64,15 @@ pub struct TargetConfig {
     /// The share of the search's root value in the WDL target, 0 to 1; the game's result has
     /// the rest.
     pub value_root_mix: f32,
+    /// A game ended by its ply cap is scored by the material balance of its final position
+    /// instead of as a plain draw: `tanh(balance / ply_cap_material_scale)` for Black, the
+    /// balance in units of the strongest piece. 0 (the default) keeps the draw.
+    pub ply_cap_material_scale: f32,
 }
 
 impl Default for TargetConfig {
     fn default() -> TargetConfig {
-        TargetConfig { material_horizon: 6, short_term_horizon: 6, value_root_mix: 0.0 }
+        TargetConfig { material_horizon: 6, short_term_horizon: 6, value_root_mix: 0.0, ply_cap_material_scale: 0.0 }
     }
 }
 
@@ -101,7 +106,9 @@ pub struct TrainingSample {
     /// The search's policy target over legal moves, weights summing to 1.
     pub policy: Vec<(Move, f32)>,
     /// The value target for the side to move (win, draw, loss, summing to 1): the game's
-    /// result one-hot, mixed with the search's root value by [`TargetConfig::value_root_mix`].
+    /// result (one-hot, or for a game cut off by the ply cap and scored by material, the draw
+    /// moved toward a win or a loss, [`TargetConfig::ply_cap_material_scale`]), mixed with the
+    /// search's root value by [`TargetConfig::value_root_mix`].
     pub wdl: [f32; 3],
     /// Plies from this position to the end of the game.
     pub moves_left: f32,
@@ -162,6 +169,8 @@ pub struct Refresh {
 struct WindowGame {
     source: SampleSource,
     winner: Option<Color>,
+    /// Whether the game ended at its ply cap.
+    capped: bool,
     /// Plies in the whole game.
     length: usize,
     /// Its training positions in the window.
@@ -171,6 +180,21 @@ struct WindowGame {
     material: Box<[i32]>,
     /// The search's root value (win minus loss) for Black at every ply (`length` values).
     root_value: Box<[f32]>,
+}
+
+impl WindowGame {
+    /// The game's result for Black, -1 to 1: 1 or -1 for a win or a loss, 0 for a draw, and
+    /// for a game cut off by the ply cap when `ply_cap_material_scale` is above 0, the material
+    /// balance at its end (in units of `strongest`) over that scale, through a `tanh`.
+    fn outcome_for_black(&self, ply_cap_material_scale: f32, strongest: f32) -> f32 {
+        match self.winner {
+            Some(winner) => sign(winner),
+            None if self.capped && ply_cap_material_scale > 0.0 => {
+                (self.material[self.length] as f32 / strongest / ply_cap_material_scale).tanh()
+            }
+            None => 0.0,
+        }
+    }
 }
 
 /// A training position as the window keeps it.
@@ -247,6 +271,12 @@ impl ReplayWindow {
         }
         if !(0.0..=1.0).contains(&targets.value_root_mix) {
             return Err(WindowError::Config(format!("value_root_mix must be between 0 and 1, not {}", targets.value_root_mix)));
+        }
+        if !(0.0..=100.0).contains(&targets.ply_cap_material_scale) {
+            return Err(WindowError::Config(format!(
+                "ply_cap_material_scale must be between 0 (off) and 100, not {}",
+                targets.ply_cap_material_scale
+            )));
         }
         Ok(ReplayWindow {
             dir: dir.to_path_buf(),
@@ -333,6 +363,7 @@ impl ReplayWindow {
                 let game = WindowGame {
                     source: SampleSource { file: file_name.clone(), game: index + 1 },
                     winner: record.result.winner.map(Color::from),
+                    capped: record.result.reason == ReplayEnding::Rules(EndReason::PlyCap),
                     length: record.moves.len(),
                     positions: trace.entries.len(),
                     material: trace.material.into(),
@@ -445,11 +476,10 @@ impl ReplayWindow {
         let targets = &self.config.targets;
         let mover = entry.position.side_to_move();
         let ply = entry.context.ply;
-        let result = match game.winner {
-            None => [0.0, 1.0, 0.0],
-            Some(winner) if winner == mover => [1.0, 0.0, 0.0],
-            Some(_) => [0.0, 0.0, 1.0],
-        };
+        let strongest = Material::of(self.variant).strongest() as f32;
+        let outcome = game.outcome_for_black(targets.ply_cap_material_scale, strongest);
+        let value = sign(mover) * outcome;
+        let result = [value.max(0.0), 1.0 - value.abs(), (-value).max(0.0)];
         let mix = targets.value_root_mix;
         let wdl = std::array::from_fn(|k| (1.0 - mix) * result[k] + mix * entry.root_wdl[k]);
         // The entries of a game are in the window in ply order: the next one is the reply's
@@ -459,11 +489,9 @@ impl ReplayWindow {
             .get(index + 1)
             .filter(|(next_sequence, next)| next_sequence == sequence && next.context.ply == ply + 1)
             .map(|(_, next)| OpponentPolicy { side: next.position.side_to_move(), policy: next.policy.to_vec() });
-        let strongest = Material::of(self.variant).strongest() as f32;
         let ahead = game.material[(ply + targets.material_horizon).min(game.length)];
         let material = [ahead, game.material[game.length]].map(|balance| sign(mover) * balance as f32 / strongest);
-        let final_value = game.winner.map_or(0.0, sign);
-        let short_term_value = sign(mover) * discounted_average(&game.root_value[ply..], final_value, targets.short_term_horizon);
+        let short_term_value = sign(mover) * discounted_average(&game.root_value[ply..], outcome, targets.short_term_horizon);
         TrainingSample {
             position: entry.position.clone(),
             context: entry.context,

@@ -64,6 +64,10 @@ pub struct TrainConfig {
     /// The WDL target is `(1 - value_root_mix) * result + value_root_mix * root value` of the
     /// ply's search, 0 to 1.
     pub value_root_mix: f64,
+    /// A self-play game cut off by its ply cap is scored by the material balance at its end,
+    /// `tanh(balance / ply_cap_material_scale)` with the balance in strongest pieces, instead
+    /// of as a plain draw. 0 (the default): the draw.
+    pub ply_cap_material_scale: f64,
     /// The window: the newest this many training positions.
     pub window_positions: usize,
     /// Each position added to the window may be drawn this many times on average; the trainer
@@ -104,6 +108,7 @@ impl Default for TrainConfig {
             short_term_value_weight: 0.0,
             short_term_horizon: 6,
             value_root_mix: 0.0,
+            ply_cap_material_scale: 0.0,
             window_positions: 100_000,
             max_sample_reuse: 4.0,
             min_window_positions: 2_000,
@@ -144,6 +149,7 @@ impl TrainConfig {
             range(name, weight, 0.0, 100.0)?;
         }
         range("value_root_mix", self.value_root_mix, 0.0, 1.0)?;
+        range("ply_cap_material_scale", self.ply_cap_material_scale, 0.0, 100.0)?;
         for (name, horizon) in [("material_horizon", self.material_horizon), ("short_term_horizon", self.short_term_horizon)] {
             if !(1..=MAX_HORIZON).contains(&horizon) {
                 return fail(name, format!("{horizon} is not between 1 and {MAX_HORIZON} plies"));
@@ -204,6 +210,7 @@ impl TrainConfig {
             material_horizon: self.material_horizon,
             short_term_horizon: self.short_term_horizon,
             value_root_mix: self.value_root_mix as f32,
+            ply_cap_material_scale: self.ply_cap_material_scale as f32,
         }
     }
 
