@@ -477,6 +477,18 @@ fn check_sample(dir: &Path, sample: &TrainingSample, targets: &TargetConfig) {
     check_auxiliary_targets(record, file.variant, file.header.rules(), sample, targets);
 }
 
+/// `n` seeded samples of a shogi window over `dir` that makes its targets as `targets` says,
+/// each checked against its game.
+fn checked_samples(dir: &Path, targets: TargetConfig, seed: u64, n: usize) -> Vec<TrainingSample> {
+    let mut window = ReplayWindow::new(dir, SHOGI, WindowConfig { targets, ..config(10_000, 4.0) }).unwrap();
+    window.refresh().unwrap();
+    let samples = window.sample(&mut ChaCha8Rng::seed_from_u64(seed), n).unwrap();
+    for sample in &samples {
+        check_sample(dir, sample, &targets);
+    }
+    samples
+}
+
 /// The game's result for `mover`, -1 to 1, from its record: the winner, or for a game cut off
 /// by the ply cap with `ply_cap_material_scale` on, the material balance of its replayed final
 /// position in strongest pieces over the scale, through a `tanh`.
@@ -559,13 +571,7 @@ fn auxiliary_targets_agree_with_the_games_they_come_from() {
     let games = shogi_games(21, 4, 1);
     write_games(dir.path(), SHOGI, shogi_rules(), &games).unwrap();
     let targets = TargetConfig { material_horizon: 3, short_term_horizon: 4, value_root_mix: 0.25, ply_cap_material_scale: 0.0 };
-    let mut window = ReplayWindow::new(dir.path(), SHOGI, WindowConfig { targets, ..config(10_000, 4.0) }).unwrap();
-    window.refresh().unwrap();
-    let mut rng = ChaCha8Rng::seed_from_u64(11);
-    let samples = window.sample(&mut rng, 300).unwrap();
-    for sample in &samples {
-        check_sample(dir.path(), sample, &targets);
-    }
+    let samples = checked_samples(dir.path(), targets, 11, 300);
     assert!(samples.iter().any(|s| s.opponent_policy.is_some()) && samples.iter().any(|s| s.opponent_policy.is_none()));
     assert!(samples.iter().any(|s| s.material[0] != 0.0), "some sample sees a capture ahead");
     assert!(samples.iter().all(|s| s.wdl.iter().all(|&p| p < 1.0)), "the root value is mixed into every target");
@@ -591,14 +597,7 @@ fn ply_cap_games_can_be_scored_by_material() {
     let capped = |g: &ReplayGame| g.result.reason == ReplayEnding::Rules(EndReason::PlyCap);
     assert!(games.iter().any(capped) && games.iter().any(|g| !capped(g)), "both kinds of ending are written");
     write_games(dir.path(), SHOGI, shogi_rules(), &games).unwrap();
-    let targets = TargetConfig { ply_cap_material_scale: 0.5, ..TargetConfig::default() };
-    let mut window = ReplayWindow::new(dir.path(), SHOGI, WindowConfig { targets, ..config(10_000, 4.0) }).unwrap();
-    window.refresh().unwrap();
-    let mut rng = ChaCha8Rng::seed_from_u64(5);
-    let samples = window.sample(&mut rng, 400).unwrap();
-    for sample in &samples {
-        check_sample(dir.path(), sample, &targets);
-    }
+    let samples = checked_samples(dir.path(), TargetConfig { ply_cap_material_scale: 0.5, ..TargetConfig::default() }, 5, 400);
     let from_capped = |s: &&TrainingSample| capped(&games[s.source.game - 1]);
     // Random games end with unequal material: their capped positions are no longer plain draws,
     // and the side ahead at the end (final material target above 0) leans to a win.
@@ -610,9 +609,7 @@ fn ply_cap_games_can_be_scored_by_material() {
         assert!(sample.wdl[1] < 1.0);
     }
     // Off, the same positions are draws.
-    let mut plain = ReplayWindow::new(dir.path(), SHOGI, config(10_000, 4.0)).unwrap();
-    plain.refresh().unwrap();
-    for sample in plain.sample(&mut ChaCha8Rng::seed_from_u64(5), 400).unwrap().iter().filter(from_capped) {
+    for sample in checked_samples(dir.path(), TargetConfig::default(), 5, 400).iter().filter(from_capped) {
         assert_eq!(sample.wdl, [0.0, 1.0, 0.0]);
     }
 }
