@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use shogi_zero::arena::probe::{probe_pairs, run_probe, PROBE_SEED};
 use shogi_zero::config::RunConfig;
 use shogi_zero::nn::{checkpoint, Encoder, Network, NetworkConfig, PolicyMap};
 use shogi_zero::replay::{self, GameResult, MoveRecord, OpponentPolicy, ReplayEnding, ReplayGame, ReplayWindow, TrainingSample};
@@ -633,10 +634,17 @@ fn with_eval_on_checkpoints_play_the_anchors_and_the_value_probe_is_logged() {
     });
     let metrics = shogi_zero::train::metrics::read(&run_dir).unwrap();
     assert_eq!(metrics.iter().map(|l| l.step).collect::<Vec<_>>(), [5, 10]);
-    // Every checkpoint runs the probe; the second (every = 2) plays each anchor.
+    // Every checkpoint runs the probe, and the line holds what the probe finds on that
+    // checkpoint; the second (every = 2) plays each anchor.
+    let pairs = probe_pairs(VariantId::Shogi, 8, PROBE_SEED);
     for line in &metrics {
         let share = line.value_probe.unwrap_or_else(|| panic!("step {}: no probe", line.step));
-        assert!((0.0..=1.0).contains(&share));
+        let drop = line.value_probe_drop.unwrap_or_else(|| panic!("step {}: no probe drop", line.step));
+        let checkpoint = run_dir.join(format!("step-{:010}.json", line.step));
+        let (network, _) = checkpoint::load(&checkpoint, VariantId::Shogi, None, Device::Cpu).unwrap();
+        let again = run_probe(&network, &pairs).unwrap();
+        assert_eq!(share, again.share(), "step {}", line.step);
+        assert!((drop - again.mean_drop).abs() < 1e-4, "step {}: {drop} logged, {} found", line.step, again.mean_drop);
     }
     assert!(metrics[0].anchors.is_empty());
     let anchors: Vec<&str> = metrics[1].anchors.iter().map(|a| a.anchor.as_str()).collect();

@@ -14,6 +14,10 @@ use crate::rules::material::Material;
 use crate::rules::position::MAX_HAND_TYPES;
 use crate::rules::{Color, Game, GameRules, Position, VariantId};
 
+/// Seed of the value probe's positions in training runs: the same positions at every
+/// checkpoint and in every run.
+pub const PROBE_SEED: u64 = 0x9E37_79B9_7F4A_7C15;
+
 /// Random plies played from the start before a piece is taken off (a range, drawn per pair).
 const PLIES: std::ops::Range<usize> = 16..48;
 

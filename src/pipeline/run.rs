@@ -16,7 +16,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::worker::{self, WorkerRun};
 use super::{gating, league};
-use crate::arena::probe::{probe_pairs, run_probe, ProbePair};
+use crate::arena::probe::{probe_pairs, run_probe, ProbePair, ProbeResult, PROBE_SEED};
 use crate::arena::strength;
 use crate::config::RunConfig;
 use crate::mcts::{Model, ModelError};
@@ -34,9 +34,6 @@ use crate::train::optimizer::Optimizer;
 use crate::train::state::{self, TrainerState};
 use crate::train::teacher::Teacher;
 use crate::train::{Losses, TrainConfig, TrainError, Trainer};
-
-/// Seed of the value probe's positions: the same positions at every checkpoint and in every run.
-const PROBE_SEED: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// The copy of the configuration kept in a run folder.
 pub const RUN_CONFIG: &str = "config.toml";
@@ -418,10 +415,10 @@ impl Loop<'_> {
 
     /// The value probe on checkpoint `step` (at `path`), and its anchor matches when they are
     /// due; self-play goes on meanwhile. Updates the progress line's strength part.
-    fn measure_strength(&mut self, step: u64, path: &Path) -> Result<(Option<f64>, Vec<AnchorScore>), PipelineError> {
+    fn measure_strength(&mut self, step: u64, path: &Path) -> Result<(Option<ProbeResult>, Vec<AnchorScore>), PipelineError> {
         let config = &self.run.config;
         // The trainer's network holds the weights just saved: no need to read them back.
-        let value_probe = if self.probe.is_empty() { None } else { Some(run_probe(self.trainer.network(), &self.probe)?.share()) };
+        let value_probe = if self.probe.is_empty() { None } else { Some(run_probe(self.trainer.network(), &self.probe)?) };
         let anchors = if config.eval.due(step, config.train.checkpoint_every) {
             self.progress.set_message(format!("step {step}: playing the anchors {}", config.eval.anchors.join(", ")));
             let rules = runner::game_rules(config.variant, &config.selfplay);
@@ -429,8 +426,8 @@ impl Loop<'_> {
         } else {
             Vec::new()
         };
-        if let Some(share) = value_probe {
-            self.strength.probe = format!("value probe {:.0}%", 100.0 * share);
+        if let Some(probe) = value_probe {
+            self.strength.probe = format!("value probe {:.0}% (drop {:.2})", 100.0 * probe.share(), probe.mean_drop);
         }
         if !anchors.is_empty() {
             let scores: Vec<String> = anchors.iter().map(AnchorScore::summary).collect();
@@ -551,7 +548,8 @@ impl Loop<'_> {
             skipped_steps: interval.skipped,
             teacher_share: (interval.taught > 0)
                 .then(|| interval.taught as f64 / (interval.steps * config.train.batch_size as u64).max(1) as f64),
-            value_probe,
+            value_probe: value_probe.map(|probe| probe.share()),
+            value_probe_drop: value_probe.map(|probe| probe.mean_drop),
             anchors,
         };
         metrics::append(run_dir, &line).map_err(io("append to", &run_dir.join(metrics::METRICS_FILE)))?;

@@ -64,6 +64,11 @@ pub struct MetricsLine {
     /// prefers the side with the extra piece.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value_probe: Option<f64>,
+    /// With `[eval]` probe pairs: how much the side that loses the piece loses by it, the
+    /// mean fall of its expected score (win + draw / 2, 0 to 1) over the pairs. The share says
+    /// whether the value head knows material matters; this says how much it thinks it does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value_probe_drop: Option<f64>,
     /// With `[eval]` on, at the checkpoints that play them: the scores against the anchors.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub anchors: Vec<AnchorScore>,
@@ -179,7 +184,7 @@ fn plot_strength(lines: &[MetricsLine], run_dir: &Path, title: &str) -> Result<V
         ("strength.png", "training step", (|l: &MetricsLine| l.step as f64) as fn(&MetricsLine) -> f64),
         ("strength-minutes.png", "minutes of training", |l: &MetricsLine| l.elapsed_s / 60.0),
     ] {
-        let mut chart = LineChart::new(format!("{title}: strength"), x_label, "score against the anchor; probe share");
+        let mut chart = LineChart::new(format!("{title}: strength"), x_label, "score against the anchor; probe share and drop");
         for anchor in &anchors {
             let points = lines.iter().filter_map(|l| Some((x(l), l.anchors.iter().find(|s| s.anchor == *anchor)?.score))).collect();
             chart = chart.series(format!("vs {anchor}"), points);
@@ -187,6 +192,10 @@ fn plot_strength(lines: &[MetricsLine], run_dir: &Path, title: &str) -> Result<V
         let probe: Vec<(f64, f64)> = lines.iter().filter_map(|l| Some((x(l), l.value_probe?))).collect();
         if !probe.is_empty() {
             chart = chart.series("value probe", probe);
+        }
+        let drop: Vec<(f64, f64)> = lines.iter().filter_map(|l| Some((x(l), l.value_probe_drop?))).collect();
+        if !drop.is_empty() {
+            chart = chart.series("value probe: score lost with the piece", drop);
         }
         let path = run_dir.join(file);
         chart.write_png(&path)?;
