@@ -640,7 +640,7 @@ fn with_eval_on_checkpoints_play_the_anchors_and_the_value_probe_is_logged() {
     for line in &metrics {
         let share = line.value_probe.unwrap_or_else(|| panic!("step {}: no probe", line.step));
         let drop = line.value_probe_drop.unwrap_or_else(|| panic!("step {}: no probe drop", line.step));
-        let checkpoint = run_dir.join(format!("step-{:010}.json", line.step));
+        let checkpoint = checkpoint::metadata_file(&run_dir, line.step);
         let (network, _) = checkpoint::load(&checkpoint, VariantId::Shogi, None, Device::Cpu).unwrap();
         let again = run_probe(&network, &pairs).unwrap();
         assert_eq!(share, again.share(), "step {}", line.step);
