@@ -17,12 +17,15 @@ use shogi_zero::arena::records::MatchGame;
 use shogi_zero::arena::stats::{elo_from_score, erf, los, score_from_elo, SprtDecision};
 use shogi_zero::arena::{
     factory, gate, run_ladder, run_match, ArenaError, Budget, EloEstimate, GateConfig, LadderConfig, MatchConfig, Openings, Player,
-    PlayerError, PlayerFactory, PlayerSpec, SearchAids, SpecError, Sprt, Wdl,
+    PlayerError, PlayerFactory, PlayerSpec, SearchOptions, SpecError, Sprt, Wdl,
 };
+use shogi_zero::mcts::{RootSelection, SearchConfig};
+use shogi_zero::nn::{checkpoint, Network, NetworkConfig};
 use shogi_zero::openings::{parse_openings, random_opening, Opening, OpeningError};
 use shogi_zero::rules::material::Material;
 use shogi_zero::rules::notation::sfen;
 use shogi_zero::rules::{Color, Game, GameRules, Piece, PieceType, Position, VariantId};
+use tch::Device;
 
 const SHOGI: VariantId = VariantId::Shogi;
 
@@ -163,25 +166,58 @@ fn player_specs_parse_and_print() {
     assert_eq!((variant.as_deref(), *memory_mb, *depth), (Some("chu"), 16, Some(3)));
     assert_eq!(
         "models/shogi/run/step-10.json".parse::<PlayerSpec>().unwrap(),
-        PlayerSpec::Checkpoint { path: PathBuf::from("models/shogi/run/step-10.json"), aids: SearchAids::default() }
+        PlayerSpec::Checkpoint { path: PathBuf::from("models/shogi/run/step-10.json"), search: SearchOptions::default() }
     );
     let unguarded: PlayerSpec = "models/chu-shogi/default?royal_guard=off".parse().unwrap();
     assert_eq!(
         unguarded,
         PlayerSpec::Checkpoint {
             path: PathBuf::from("models/chu-shogi/default"),
-            aids: SearchAids { royal_guard: false, royal_capture_leaves: false }
+            search: SearchOptions { royal_guard: false, ..SearchOptions::default() }
         }
     );
     let leaves: PlayerSpec = "run/a?royal_capture_leaves=on&royal_guard=off".parse().unwrap();
     assert_eq!(
         leaves,
-        PlayerSpec::Checkpoint { path: PathBuf::from("run/a"), aids: SearchAids { royal_guard: false, royal_capture_leaves: true } }
+        PlayerSpec::Checkpoint {
+            path: PathBuf::from("run/a"),
+            search: SearchOptions { royal_guard: false, royal_capture_leaves: true, ..SearchOptions::default() }
+        }
     );
+    let gumbel: PlayerSpec = "run/b?root=gumbel".parse().unwrap();
+    assert_eq!(
+        gumbel,
+        PlayerSpec::Checkpoint {
+            path: PathBuf::from("run/b"),
+            search: SearchOptions { root: RootSelection::Gumbel, ..SearchOptions::default() }
+        }
+    );
+    assert_eq!("run/b?root=puct".parse::<PlayerSpec>().unwrap().to_string(), "run/b");
     // Printing and reading back gives the same spec.
-    for spec in [PlayerSpec::Random, PlayerSpec::AlphaBeta { depth: 2 }, usi, xboard, unguarded, leaves] {
+    for spec in [PlayerSpec::Random, PlayerSpec::AlphaBeta { depth: 2 }, usi, xboard, unguarded, leaves, gumbel] {
         assert_eq!(spec.to_string().parse::<PlayerSpec>().unwrap(), spec);
     }
+}
+
+/// The options of a checkpoint spec reach its players' search, and a Gumbel-root player plays
+/// whole legal games (here a tiny untrained network against random moves).
+#[test]
+fn a_checkpoint_specs_options_set_its_search() {
+    let PlayerSpec::Checkpoint { search, .. } = "run/b?root=gumbel&royal_guard=off".parse().unwrap() else { panic!() };
+    let searched = search.search_config();
+    assert_eq!((searched.root, searched.royal_guard, searched.royal_capture_leaves), (RootSelection::Gumbel, false, false));
+    assert_eq!(SearchOptions::default().search_config(), SearchConfig::default());
+    let scratch = Scratch::new("arena-gumbel");
+    let run_dir = scratch.0.join("tiny");
+    checkpoint::save(&Network::new(SHOGI, &NetworkConfig::scaled(1, 8), Device::Cpu).unwrap(), &run_dir, 0).unwrap();
+    let mut cfg = config(SHOGI, 2);
+    cfg.rules.ply_cap = 60;
+    cfg.budget = Budget::Sims(16);
+    cfg.out = Some(scratch.0.join("match"));
+    let spec = format!("{}?root=gumbel", run_dir.display());
+    let report = run_match(&cfg, [make(&spec, SHOGI), make("random", SHOGI)]).unwrap();
+    assert_eq!(report.summary.games, 2);
+    assert_eq!(check_records(&scratch.0.join("match"), SHOGI, 60).len(), 2);
 }
 
 #[test]
@@ -207,6 +243,8 @@ fn bad_player_specs_are_refused() {
         "run/a?royal_guard",
         "run/a?royal_capture_leaves=1",
         "run/a?royal_guard=off&x=on",
+        "run/a?root=mcts",
+        "run/a?root",
     ] {
         assert!(matches!(err(bad), SpecError::BadParam { .. }), "{bad}");
     }

@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::player::{Budget, FactoryResult, PlayerFactory, PlayerSpec, SearchAids};
+use super::player::{Budget, FactoryResult, PlayerFactory, PlayerSpec, SearchOptions};
 use super::runner::{run_match, MatchConfig, MatchReport};
 use super::stats::{elo_from_score, EloEstimate, Wdl};
 use super::ArenaError;
@@ -89,7 +89,7 @@ pub fn run_ladder(config: &LadderConfig, make: &dyn Fn(&PlayerSpec) -> FactoryRe
     let mut rows = Vec::new();
     let mut previous: Option<(Arc<dyn PlayerFactory>, f64)> = None;
     for (i, (step, path)) in steps.iter().enumerate() {
-        let candidate = build(&PlayerSpec::Checkpoint { path: path.clone(), aids: SearchAids::default() })?;
+        let candidate = build(&PlayerSpec::Checkpoint { path: path.clone(), search: SearchOptions::default() })?;
         let mut anchor_rating = None;
         if let Some(anchor) = &anchor {
             let report = ladder_match(config, &format!("step-{step}-vs-anchor"), i, [candidate.clone(), anchor.clone()])?;

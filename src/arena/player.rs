@@ -9,7 +9,9 @@
 //! - anything containing `/` or ending in `.json`, or an existing path: a checkpoint (a
 //!   `step-N.json` metadata file or a run folder), searched with the default search settings;
 //!   `<path>?royal_guard=off` turns the royal guard off, `royal_capture_leaves=on` the scoring
-//!   of royal captures in the tree on (see [`crate::mcts::SearchConfig`]); join both with `&`.
+//!   of royal captures in the tree on, `root=gumbel` makes the root a Gumbel root (sequential
+//!   halving, as self-play searches) instead of PUCT (see [`crate::mcts::SearchConfig`]); join
+//!   them with `&`.
 //!
 //! The engine command is split at spaces (`usi:fairy-stockfish --flag`); a bare name is looked up
 //! on `PATH` and then in `/usr/games` (where Debian installs engines). Keys after `?`:
@@ -29,6 +31,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::mcts::RootSelection;
 use crate::rules::{Color, Game, Move, VariantId};
 
 /// What a player may spend on one move. `--sims` and `--time-ms` apply to every player; each
@@ -229,27 +232,42 @@ pub enum PlayerSpec {
     Usi(EngineSpec),
     Xboard(EngineSpec),
     /// A checkpoint: a `step-N.json` metadata file or a run folder, searched with the default
-    /// settings but for the royal-safety aids its spec sets.
+    /// settings but for the options its spec sets.
     Checkpoint {
         path: PathBuf,
-        aids: SearchAids,
+        search: SearchOptions,
     },
 }
 
-/// The royal-safety aids of a checkpoint player's search.
+/// What a checkpoint spec may change in its player's search: the royal-safety aids and the
+/// root's selection rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SearchAids {
+pub struct SearchOptions {
     /// [`crate::mcts::SearchConfig::royal_guard`].
     pub royal_guard: bool,
     /// [`crate::mcts::SearchConfig::royal_capture_leaves`].
     pub royal_capture_leaves: bool,
+    /// [`crate::mcts::SearchConfig::root`].
+    pub root: RootSelection,
 }
 
-impl Default for SearchAids {
+impl Default for SearchOptions {
     /// Those of the default search.
-    fn default() -> SearchAids {
+    fn default() -> SearchOptions {
         let search = crate::mcts::SearchConfig::default();
-        SearchAids { royal_guard: search.royal_guard, royal_capture_leaves: search.royal_capture_leaves }
+        SearchOptions { royal_guard: search.royal_guard, royal_capture_leaves: search.royal_capture_leaves, root: search.root }
+    }
+}
+
+impl SearchOptions {
+    /// The default search with these options.
+    pub fn search_config(&self) -> crate::mcts::SearchConfig {
+        crate::mcts::SearchConfig {
+            royal_guard: self.royal_guard,
+            royal_capture_leaves: self.royal_capture_leaves,
+            root: self.root,
+            ..crate::mcts::SearchConfig::default()
+        }
     }
 }
 
@@ -278,23 +296,24 @@ impl FromStr for PlayerSpec {
         };
         let path = Path::new(path_text);
         if path_text.contains('/') || path_text.ends_with(".json") || (!path_text.is_empty() && path.exists()) {
-            let mut aids = SearchAids::default();
+            let mut search = SearchOptions::default();
             for param in params.into_iter().flat_map(|p| p.split('&')) {
                 let bad =
                     |reason: &str| SpecError::BadParam { spec: text.to_string(), param: param.to_string(), reason: reason.to_string() };
                 let (key, value) = param.split_once('=').unwrap_or((param, ""));
-                let aid = match key {
-                    "royal_guard" => &mut aids.royal_guard,
-                    "royal_capture_leaves" => &mut aids.royal_capture_leaves,
-                    _ => return Err(bad("a checkpoint takes only royal_guard=on|off and royal_capture_leaves=on|off")),
+                let on_off = |value: &str| match value {
+                    "on" => Ok(true),
+                    "off" => Ok(false),
+                    _ => Err(bad(&format!("use {key}=on or {key}=off"))),
                 };
-                *aid = match value {
-                    "on" => true,
-                    "off" => false,
-                    _ => return Err(bad(&format!("use {key}=on or {key}=off"))),
-                };
+                match key {
+                    "royal_guard" => search.royal_guard = on_off(value)?,
+                    "royal_capture_leaves" => search.royal_capture_leaves = on_off(value)?,
+                    "root" => search.root = RootSelection::from_name(value).ok_or_else(|| bad("use root=puct or root=gumbel"))?,
+                    _ => return Err(bad("a checkpoint takes only royal_guard=on|off, royal_capture_leaves=on|off and root=puct|gumbel")),
+                }
             }
-            return Ok(PlayerSpec::Checkpoint { path: path.to_path_buf(), aids });
+            return Ok(PlayerSpec::Checkpoint { path: path.to_path_buf(), search });
         }
         Err(SpecError::Unknown(text.to_string()))
     }
@@ -323,16 +342,19 @@ impl fmt::Display for PlayerSpec {
                 }
                 Ok(())
             }
-            PlayerSpec::Checkpoint { path, aids } => {
+            PlayerSpec::Checkpoint { path, search } => {
                 write!(f, "{}", path.display())?;
-                let default = SearchAids::default();
+                let default = SearchOptions::default();
                 let on_off = |on: bool| if on { "on" } else { "off" };
                 let mut params = Vec::new();
-                if aids.royal_guard != default.royal_guard {
-                    params.push(format!("royal_guard={}", on_off(aids.royal_guard)));
+                if search.royal_guard != default.royal_guard {
+                    params.push(format!("royal_guard={}", on_off(search.royal_guard)));
                 }
-                if aids.royal_capture_leaves != default.royal_capture_leaves {
-                    params.push(format!("royal_capture_leaves={}", on_off(aids.royal_capture_leaves)));
+                if search.royal_capture_leaves != default.royal_capture_leaves {
+                    params.push(format!("royal_capture_leaves={}", on_off(search.royal_capture_leaves)));
+                }
+                if search.root != default.root {
+                    params.push(format!("root={}", search.root.name()));
                 }
                 if !params.is_empty() {
                     write!(f, "?{}", params.join("&"))?;
@@ -354,13 +376,8 @@ pub fn factory(spec: &PlayerSpec, variant: VariantId) -> FactoryResult {
         PlayerSpec::Random => Arc::new(super::random::RandomFactory::new(name)),
         PlayerSpec::AlphaBeta { depth } => Arc::new(super::alphabeta::AlphaBetaFactory::new(name, variant, *depth)),
         PlayerSpec::Usi(engine) | PlayerSpec::Xboard(engine) => Arc::new(super::engine::EngineFactory::new(name, engine.clone(), variant)?),
-        PlayerSpec::Checkpoint { path, aids } => {
-            let search = crate::mcts::SearchConfig {
-                royal_guard: aids.royal_guard,
-                royal_capture_leaves: aids.royal_capture_leaves,
-                ..crate::mcts::SearchConfig::default()
-            };
-            Arc::new(super::network_player::NetworkFactory::load(name, path, variant, search)?)
+        PlayerSpec::Checkpoint { path, search } => {
+            Arc::new(super::network_player::NetworkFactory::load(name, path, variant, search.search_config())?)
         }
     })
 }

@@ -175,11 +175,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
 
 /// The root selection named by `--root`.
 fn parse_root(name: &str) -> anyhow::Result<RootSelection> {
-    match name {
-        "puct" => Ok(RootSelection::Puct),
-        "gumbel" => Ok(RootSelection::Gumbel),
-        other => anyhow::bail!("--root '{other}': expected puct or gumbel"),
-    }
+    RootSelection::from_name(name).ok_or_else(|| anyhow::anyhow!("--root '{name}': expected puct or gumbel"))
 }
 
 fn bench_search(args: SearchBenchArgs) -> anyhow::Result<ExitCode> {

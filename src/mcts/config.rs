@@ -19,6 +19,21 @@ pub enum RootSelection {
     Gumbel,
 }
 
+impl RootSelection {
+    /// Its name in configurations, options and player specs: `puct` or `gumbel`.
+    pub fn name(self) -> &'static str {
+        match self {
+            RootSelection::Puct => "puct",
+            RootSelection::Gumbel => "gumbel",
+        }
+    }
+
+    /// The selection called `name`, if one is.
+    pub fn from_name(name: &str) -> Option<RootSelection> {
+        [RootSelection::Puct, RootSelection::Gumbel].into_iter().find(|root| root.name() == name)
+    }
+}
+
 /// The tree search's parameters.
 #[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
