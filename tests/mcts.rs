@@ -10,7 +10,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use shogi_zero::mcts::mate::find_mate;
 use shogi_zero::mcts::tree::{NodeState, ROOT};
-use shogi_zero::mcts::{Engine, Evaluator, Limits, RootSelection, Search, SearchConfig, UniformEvaluator};
+use shogi_zero::mcts::{Engine, Evaluator, EvaluatorError, Limits, RootSelection, Search, SearchConfig, UniformEvaluator};
+use shogi_zero::nn::Evaluation;
 use shogi_zero::rules::{Color, EndReason, Game, GameRules, Move, Position, VariantId};
 
 use common::{board, game, mv, play_all};
@@ -431,5 +432,36 @@ fn the_unchecked_walk_down_matches_checked_play() {
     }
     for ending in [EndReason::PerpetualCheck, EndReason::Repetition, EndReason::PlyCap] {
         assert!(endings.contains(&ending), "{ending:?} among the terminal nodes: {endings:?}");
+    }
+}
+
+/// Priors that favour one move: `favourite` gets half the mass where it is legal, the other
+/// moves share the rest.
+struct FavouriteEvaluator {
+    favourite: Move,
+}
+
+impl Evaluator for FavouriteEvaluator {
+    fn evaluate(&mut self, _game: &Game, moves: &[Move]) -> Result<Evaluation, EvaluatorError> {
+        let others = moves.iter().filter(|&&m| m != self.favourite).count().max(1);
+        let priors = moves.iter().map(|&m| if m == self.favourite { 0.5 } else { 0.5 / others as f32 }).collect();
+        Ok(Evaluation { priors, wdl: [0.3, 0.4, 0.3], moves_left: 0.0 })
+    }
+}
+
+/// With too few simulations to visit any child (one, which expands the root), the search
+/// plays the network's favourite move, not an arbitrary one; with two it visits that move.
+#[test]
+fn a_search_too_short_to_visit_a_child_plays_the_highest_prior() {
+    let start = Game::new(Position::start(VariantId::Shogi), GameRules::default_for(VariantId::Shogi.variant()));
+    for root in [RootSelection::Puct, RootSelection::Gumbel] {
+        for favourite in ["7g7f", "1g1f", "5i4h"] {
+            let favourite = mv(VariantId::Shogi, favourite);
+            for simulations in [1, 2] {
+                let mut engine = Engine::new(Box::new(FavouriteEvaluator { favourite }), config(root), 1);
+                let info = engine.think(&start, &Limits::simulations(simulations), &AtomicBool::new(false), &mut |_| {}).unwrap();
+                assert_eq!(info.best, Some(favourite), "{root:?}, {simulations} simulations");
+            }
+        }
     }
 }

@@ -9,8 +9,9 @@ use crate::mcts::tree::{NodeId, ROOT};
 use crate::rules::Move;
 
 impl Search {
-    /// The move the search recommends: the most visited (PUCT; ties to the higher value), or the
-    /// winner of sequential halving (Gumbel).
+    /// The move the search recommends: the most visited (PUCT; ties to the higher value, then to
+    /// the higher prior, so that a search too short to visit a child plays the network's
+    /// favourite), or the winner of sequential halving (Gumbel).
     pub fn best_move(&self) -> Option<Move> {
         let root = self.tree.node(ROOT);
         if root.child_count == 0 {
@@ -26,7 +27,7 @@ impl Search {
         let best = halving_winner.or_else(|| {
             root.children().max_by(|&a, &b| {
                 let (a, b) = (self.tree.node(a), self.tree.node(b));
-                a.visits.cmp(&b.visits).then(a.q().unwrap_or(-2.0).total_cmp(&b.q().unwrap_or(-2.0)))
+                a.visits.cmp(&b.visits).then(a.q().unwrap_or(-2.0).total_cmp(&b.q().unwrap_or(-2.0))).then(a.prior.total_cmp(&b.prior))
             })
         });
         best.map(|c| self.tree.node(c).mv)
