@@ -11,7 +11,8 @@
 //! the one-second steps of `st`), and `go`; it answers `move <move>` and is put back in force mode. At
 //! the end: `result 1-0|0-1|1/2-1/2 {...}` (the first player, Black, is xboard's "white").
 //! `resign`, a result claim while the game is not over, `Illegal move` (the engine refused one of
-//! our moves) and `Error` lines lose the game for the engine. Games must start from the variant's
+//! our moves) and `Error` lines lose the game for the engine; a claim of its own loss with
+//! `resign` in the comment is a resignation, any other a false claim. Games must start from the variant's
 //! start position (opening moves are fine; SFEN starts are not).
 //!
 //! Moves are written and read with [`crate::rules::notation::xboard`] (files from Black's left,
@@ -154,7 +155,7 @@ impl XboardPlayer {
 
     /// Waits for the engine's answer to `go`: its move text (two-leg moves may come as two
     /// `move` lines, the first ending in a comma).
-    fn read_move(&mut self, started: Instant, wait: Duration) -> Result<String, PlayerError> {
+    fn read_move(&mut self, mover: Color, started: Instant, wait: Duration) -> Result<String, PlayerError> {
         let mut pending = String::new();
         let engine = self.process.engine().to_string();
         self.process.read_until(started, wait, "answer 'go' with a move", |line| {
@@ -172,14 +173,28 @@ impl XboardPlayer {
                 return Err(PlayerError::Protocol { engine: engine.clone(), message: format!("said '{line}'") });
             }
             if ["1-0", "0-1", "1/2-1/2"].contains(&first) {
-                return Err(PlayerError::Protocol {
-                    engine: engine.clone(),
-                    message: format!("claimed '{line}' while the game was not over"),
-                });
+                return Err(claim_error(line, mover, &engine));
             }
             Ok(None)
         })
     }
+}
+
+/// What a result line (`1-0`, `0-1` or `1/2-1/2` and a comment) from `engine`, the player of
+/// `mover`, means while the game goes on: a resignation when it concedes the game with `resign`
+/// in its comment (CECP's other way to resign, e.g. `0-1 {White resigns}`; HaChu sends it), else
+/// a false claim. xboard's "white" is the first player, Black here.
+fn claim_error(line: &str, mover: Color, engine: &str) -> PlayerError {
+    let (result, comment) = line.split_once(' ').unwrap_or((line, ""));
+    let loser = match result {
+        "1-0" => Some(Color::White),
+        "0-1" => Some(Color::Black),
+        _ => None,
+    };
+    if loser == Some(mover) && comment.to_ascii_lowercase().contains("resign") {
+        return PlayerError::Resigned;
+    }
+    PlayerError::Protocol { engine: engine.to_string(), message: format!("claimed '{line}' while the game was not over") }
 }
 
 impl Player for XboardPlayer {
@@ -227,7 +242,7 @@ impl Player for XboardPlayer {
         }
         let started = Instant::now();
         self.process.send("go", "search")?;
-        let text = self.read_move(started, limit.wait(&self.spec))?;
+        let text = self.read_move(game.position().side_to_move(), started, limit.wait(&self.spec))?;
         self.process.send("force", "stop after its move")?;
         self.synced = game.ply() + 1;
         notation::parse(game.position(), &text).map_err(|_| PlayerError::IllegalMove { text })
@@ -246,7 +261,28 @@ impl Player for XboardPlayer {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_features;
+    use super::{claim_error, parse_features};
+    use crate::arena::player::PlayerError;
+    use crate::rules::Color;
+
+    #[test]
+    fn a_result_line_conceding_with_resign_is_a_resignation_and_others_are_false_claims() {
+        // xboard's "white" moves first: Black here.
+        assert!(matches!(claim_error("0-1 {resign}", Color::Black, "hachu"), PlayerError::Resigned));
+        assert!(matches!(claim_error("1-0 {White resigns}", Color::White, "hachu"), PlayerError::Resigned));
+        // Claiming its own win, a draw, or a loss without resigning loses as a false claim.
+        for (line, mover) in
+            [("1-0 {resign}", Color::Black), ("0-1 {Black mates}", Color::Black), ("1/2-1/2 {resign}", Color::White), ("0-1", Color::Black)]
+        {
+            match claim_error(line, mover, "hachu") {
+                PlayerError::Protocol { engine, message } => {
+                    assert_eq!(engine, "hachu");
+                    assert_eq!(message, format!("claimed '{line}' while the game was not over"));
+                }
+                other => panic!("{line} by {mover:?}: {other:?}"),
+            }
+        }
+    }
 
     #[test]
     fn features_split_into_pairs_with_quoted_values() {
