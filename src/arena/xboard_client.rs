@@ -182,8 +182,9 @@ impl XboardPlayer {
 
 /// What a result line (`1-0`, `0-1` or `1/2-1/2` and a comment) from `engine`, the player of
 /// `mover`, means while the game goes on: a resignation when it concedes the game with `resign`
-/// in its comment (CECP's other way to resign, e.g. `0-1 {White resigns}`; HaChu sends it), else
-/// a false claim. xboard's "white" is the first player, Black here.
+/// in its comment (CECP's other way to resign, e.g. `0-1 {White resigns}`), else a false claim
+/// (HaChu 0.21 claims its own win as `0-1 {resign}` when far ahead). xboard's "white" is the
+/// first player, Black here.
 fn claim_error(line: &str, mover: Color, engine: &str) -> PlayerError {
     let (result, comment) = line.split_once(' ').unwrap_or((line, ""));
     let loser = match result {
