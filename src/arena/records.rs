@@ -114,11 +114,17 @@ pub struct MatchGame {
 impl MatchGame {
     /// The winner's colour, from [`MatchGame::result`].
     pub fn winner(&self) -> Option<Color> {
-        match self.result.as_str() {
-            "1-0" => Some(Color::Black),
-            "0-1" => Some(Color::White),
-            _ => None,
-        }
+        winner_of_result(&self.result)
+    }
+}
+
+/// The winner named by a result text, Black first (`1-0`, `0-1`); none for a draw or anything
+/// else.
+pub fn winner_of_result(text: &str) -> Option<Color> {
+    match text {
+        "1-0" => Some(Color::Black),
+        "0-1" => Some(Color::White),
+        _ => None,
     }
 }
 

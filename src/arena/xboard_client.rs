@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 
 use super::engine::{Limit, Process};
 use super::player::{Budget, EngineSpec, Player, PlayerError};
+use super::records::winner_of_result;
 use crate::rules::notation::xboard as notation;
 use crate::rules::{Color, Game, Move, Position, VariantId};
 
@@ -187,12 +188,7 @@ impl XboardPlayer {
 /// first player, Black here.
 fn claim_error(line: &str, mover: Color, engine: &str) -> PlayerError {
     let (result, comment) = line.split_once(' ').unwrap_or((line, ""));
-    let loser = match result {
-        "1-0" => Some(Color::White),
-        "0-1" => Some(Color::Black),
-        _ => None,
-    };
-    if loser == Some(mover) && comment.to_ascii_lowercase().contains("resign") {
+    if winner_of_result(result) == Some(mover.opponent()) && comment.to_ascii_lowercase().contains("resign") {
         return PlayerError::Resigned;
     }
     PlayerError::Protocol { engine: engine.to_string(), message: format!("claimed '{line}' while the game was not over") }
