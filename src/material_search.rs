@@ -1,6 +1,7 @@
 //! Alpha-beta search on material, for every variant: the engine of the `alphabeta:<depth>`
-//! anchor player ([`crate::arena::alphabeta`]) and of the trainer's bootstrap teacher
-//! ([`crate::train::teacher`]).
+//! anchor player ([`crate::arena::alphabeta`]), of self-play's searcher games
+//! ([`crate::selfplay::SelfplayConfig::searcher_fraction`]) and of the trainer's bootstrap
+//! teacher ([`crate::train::teacher`]).
 //!
 //! - Evaluation: the material balance of [`Material`] (the rules core's table). The king is left
 //!   out: its loss ends the game, which the search scores directly.
@@ -20,9 +21,12 @@
 
 use std::time::Instant;
 
+use rand::seq::SliceRandom;
+use rand::Rng;
+
 use crate::rules::material::Material;
 use crate::rules::variant::Legality;
-use crate::rules::{Move, Piece, Position, VariantId};
+use crate::rules::{Game, Move, Piece, Position, VariantId};
 
 /// Score of a won game at the root; a win `n` plies away scores `MATE - n`.
 pub const MATE: i32 = 1_000_000;
@@ -93,6 +97,35 @@ impl MaterialSearch {
             }
         }
         best
+    }
+
+    /// The move to play in `game` after a search `depth` plies deep: a legal declaration at once,
+    /// else the best move, equal moves in an order shuffled by `rng` (so that games vary). With a
+    /// `deadline` the search deepens one ply at a time (1, 2, ... `depth`) and the best move of
+    /// the last depth finished in time is played. `None`: the game has no legal move.
+    pub fn choose(&mut self, game: &Game, depth: u32, deadline: Option<Instant>, rng: &mut impl Rng) -> Option<Move> {
+        let mut moves = game.legal_moves();
+        if moves.contains(&Move::Declare) {
+            return Some(Move::Declare);
+        }
+        moves.shuffle(rng);
+        let mut pos = game.position().clone();
+        let mut list = self.ordered(&pos, moves);
+        let mut best = list.first()?.1;
+        let depth = depth.max(1);
+        let first_depth = if deadline.is_some() { 1 } else { depth };
+        for depth in first_depth..=depth {
+            let Some((mv, score)) = self.best_move(&mut pos, &list, depth, deadline) else { break };
+            best = mv;
+            // Search the best move first at the next depth.
+            if let Some(i) = list.iter().position(|&(_, m)| m == mv) {
+                list[..=i].rotate_right(1);
+            }
+            if is_mate_score(score) {
+                break;
+            }
+        }
+        Some(best)
     }
 
     /// The exact score of every move of `moves` in `pos`, each searched `depth` plies deep with a

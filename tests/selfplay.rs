@@ -9,10 +9,12 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use indicatif::ProgressBar;
+use shogi_zero::material_search::MaterialSearch;
 use shogi_zero::mcts::{Model, RootSelection, SearchConfig};
 use shogi_zero::nn::{checkpoint, InferenceConfig, Network, NetworkConfig};
 use shogi_zero::replay::{self, ReplayEnding};
-use shogi_zero::rules::{EndReason, VariantId};
+use shogi_zero::rules::notation::coord;
+use shogi_zero::rules::{EndReason, Game, VariantId};
 use shogi_zero::selfplay::runner::{self, Counters, Evaluators, SelfplayRun};
 use shogi_zero::selfplay::SelfplayConfig;
 use tch::Device;
@@ -172,6 +174,56 @@ fn league_games_give_one_side_to_the_opponent_and_record_only_the_learners_targe
             assert!(record.moves.iter().all(|m| !m.policy.is_empty()), "game {} had an opponent", record.seed);
         }
     }
+}
+
+#[test]
+fn searcher_games_give_one_side_to_the_material_searcher() {
+    let scratch = Scratch::new("selfplay-searcher");
+    let learner = Model::serve(tiny_network(SHOGI), &inference(), "learner@2".to_string());
+    let mut run = selfplay_run(SHOGI, &scratch.0, 8, RootSelection::Gumbel, 30);
+    run.selfplay = SelfplayConfig { searcher_fraction: 1.0, searcher_depth: 1, full_search_fraction: 1.0, ..run.selfplay };
+    let summary =
+        runner::run(Evaluators::Shared(&learner), &run, &AtomicBool::new(false), &ProgressBar::hidden(), &Counters::default(), &mut |_| {
+            Ok(())
+        })
+        .unwrap();
+    assert_eq!(summary.games, 8);
+    let mut searcher_colours = Vec::new();
+    let mut searcher_plies = 0;
+    for path in replay_files(&scratch.0) {
+        // The positions the searcher moved from, by game.
+        let mut searched: Vec<(usize, Game)> = Vec::new();
+        let file = replay::read_file_with(&path, |index, game, targets| {
+            if targets.is_some_and(|t| t.policy.is_empty()) {
+                searched.push((index, game.clone()));
+            }
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+        for record in &file.games {
+            let targets: Vec<bool> = record.moves.iter().map(|m| !m.policy.is_empty()).collect();
+            let searcher_parity = targets.iter().position(|&t| !t).expect("the searcher moved") % 2;
+            for (ply, &target) in targets.iter().enumerate() {
+                assert_eq!(target, ply % 2 != searcher_parity, "ply {ply} of game {}", record.seed);
+            }
+            assert!(record.resignation_disabled && record.result.reason != ReplayEnding::Resignation);
+            searcher_colours.push(searcher_parity);
+        }
+        // Each of the searcher's moves is one of the best by material one ply deep.
+        for (index, game) in searched {
+            let played = coord::parse(game.position(), &file.games[index].moves[game.ply()].mv).unwrap();
+            let legal = game.legal_moves();
+            let scores = MaterialSearch::new(SHOGI).move_scores(&mut game.position().clone(), &legal, 1);
+            let best = scores.iter().max().unwrap();
+            let at = legal.iter().position(|&m| m == played).expect("the searcher's move is legal");
+            assert_eq!(scores[at], *best, "ply {} of game {}: {played:?}", game.ply(), file.games[index].seed);
+            searcher_plies += 1;
+        }
+    }
+    assert!(searcher_plies > 20, "{searcher_plies} searcher moves");
+    assert!(searcher_colours.contains(&0) && searcher_colours.contains(&1), "{searcher_colours:?}");
+    // The network evaluated once before each of the searcher's moves, a full search before its own.
+    assert_eq!(learner.counts().0, summary.evaluations);
+    assert!(summary.evaluations < searcher_plies * (1 + run.selfplay.simulations as u64), "{} evaluations", summary.evaluations);
 }
 
 #[test]

@@ -11,12 +11,11 @@
 
 use std::time::Instant;
 
-use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::player::{Budget, Player, PlayerError, PlayerFactory};
-use crate::material_search::{is_mate_score, MaterialSearch};
+use crate::material_search::MaterialSearch;
 use crate::rules::{Color, Game, Move, VariantId};
 
 /// Makes [`AlphaBetaPlayer`]s.
@@ -54,7 +53,7 @@ pub struct AlphaBetaPlayer {
 impl AlphaBetaPlayer {
     /// A player searching `depth` plies in games of `variant`.
     pub fn new(name: String, variant: VariantId, depth: u32, seed: u64) -> AlphaBetaPlayer {
-        AlphaBetaPlayer { name, depth: depth.max(1), rng: ChaCha8Rng::seed_from_u64(seed), search: MaterialSearch::new(variant) }
+        AlphaBetaPlayer { name, depth, rng: ChaCha8Rng::seed_from_u64(seed), search: MaterialSearch::new(variant) }
     }
 }
 
@@ -68,30 +67,10 @@ impl Player for AlphaBetaPlayer {
     }
 
     fn choose(&mut self, game: &Game, budget: Budget) -> Result<Move, PlayerError> {
-        let mut moves = game.legal_moves();
-        if moves.contains(&Move::Declare) {
-            return Ok(Move::Declare);
-        }
-        moves.shuffle(&mut self.rng);
-        let mut pos = game.position().clone();
-        let mut list = self.search.ordered(&pos, moves);
-        let Some(&(_, mut best)) = list.first() else { return Err(PlayerError::GameOver) };
         let deadline = match budget {
             Budget::Time(t) => Some(Instant::now() + t),
             _ => None,
         };
-        let first_depth = if deadline.is_some() { 1 } else { self.depth };
-        for depth in first_depth..=self.depth {
-            let Some((mv, score)) = self.search.best_move(&mut pos, &list, depth, deadline) else { break };
-            best = mv;
-            // Search the best move first at the next depth.
-            if let Some(i) = list.iter().position(|&(_, m)| m == mv) {
-                list[..=i].rotate_right(1);
-            }
-            if is_mate_score(score) {
-                break;
-            }
-        }
-        Ok(best)
+        self.search.choose(game, self.depth, deadline, &mut self.rng).ok_or(PlayerError::GameOver)
     }
 }

@@ -48,6 +48,14 @@ pub struct SelfplayConfig {
     /// that the network keeps meeting play unlike its own. Only the other side's moves are
     /// training targets; these games are never resigned. 0: pure self-play.
     pub league_fraction: f32,
+    /// Share of games in which one side, drawn at random, is played by the material searcher
+    /// of the `alphabeta` anchors ([`crate::material_search`]) at `searcher_depth`, so that
+    /// the network meets a searcher's play in training. Only the other side's moves are
+    /// training targets; these games are never resigned. 0: none. With `league_fraction`, at
+    /// most 1 in all.
+    pub searcher_fraction: f32,
+    /// The depth in plies of the searcher of `searcher_fraction`'s games (1 to 4).
+    pub searcher_depth: u32,
 }
 
 impl Default for SelfplayConfig {
@@ -68,6 +76,8 @@ impl Default for SelfplayConfig {
             games_per_file: 16,
             openings: None,
             league_fraction: 0.0,
+            searcher_fraction: 0.0,
+            searcher_depth: 1,
         }
     }
 }
@@ -101,6 +111,16 @@ impl SelfplayConfig {
         fraction("resign_threshold", self.resign_threshold)?;
         fraction("resign_audit_fraction", self.resign_audit_fraction)?;
         fraction("league_fraction", self.league_fraction)?;
+        fraction("searcher_fraction", self.searcher_fraction)?;
+        if self.league_fraction + self.searcher_fraction > 1.0 {
+            return fail(
+                "searcher_fraction",
+                format!("{} and league_fraction {} make more than all games", self.searcher_fraction, self.league_fraction),
+            );
+        }
+        if !(1..=4).contains(&self.searcher_depth) {
+            return fail("searcher_depth", format!("{} is not between 1 and 4", self.searcher_depth));
+        }
         if self.resign_consecutive == 0 {
             return fail("resign_consecutive", "0 is not a number of moves (at least 1)".to_string());
         }
@@ -120,5 +140,22 @@ impl SelfplayConfig {
     pub fn temperature(&self, ply: usize) -> f32 {
         let decay = 0.5f32.powf(ply as f32 / self.temperature_half_life);
         self.temperature_end + (self.temperature_start - self.temperature_end) * decay
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn searcher_games_are_checked_against_the_league_share_and_their_depth() {
+        let field = |config: SelfplayConfig| config.validate().err().map(|e| e.field);
+        let base = SelfplayConfig { searcher_fraction: 0.5, league_fraction: 0.5, searcher_depth: 2, ..SelfplayConfig::default() };
+        assert_eq!(field(base.clone()), None);
+        assert_eq!(field(SelfplayConfig { league_fraction: 0.6, ..base.clone() }).as_deref(), Some("selfplay.searcher_fraction"));
+        assert_eq!(field(SelfplayConfig { searcher_fraction: -0.1, ..base.clone() }).as_deref(), Some("selfplay.searcher_fraction"));
+        for depth in [0, 5] {
+            assert_eq!(field(SelfplayConfig { searcher_depth: depth, ..base.clone() }).as_deref(), Some("selfplay.searcher_depth"));
+        }
     }
 }

@@ -1,12 +1,16 @@
 //! One self-play game: searches move after move (full or fast, playout-cap randomisation),
 //! picks moves with the temperature schedule, resigns lost games (except audited ones) and
 //! keeps the record the trainer will read. In a league game one side is an earlier network of
-//! the run: its moves are played from searches of their own and are not training targets.
+//! the run: its moves are played from searches of their own and are not training targets. In a
+//! searcher game one side is the material searcher ([`MaterialSearch`]): its moves are not
+//! targets either, and the network evaluates only the position it moves from (for the root
+//! values the trainer's short-term targets read).
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::config::SelfplayConfig;
+use crate::material_search::MaterialSearch;
 use crate::mcts::{Search, SearchConfig};
 use crate::nn::Evaluation;
 use crate::replay::{GameResult, MoveRecord, ReplayEnding, ReplayGame};
@@ -31,14 +35,22 @@ pub struct SelfplayGame {
     moves: Vec<MoveRecord>,
     /// Whether the search in progress is a full one (recorded as a policy target).
     full: bool,
-    /// In a league game: the side the opponent (an earlier network) plays.
-    opponent: Option<Color>,
+    /// In a league or searcher game: the side the opponent plays, and who it is.
+    opponent: Option<(Color, Opponent)>,
     resignation_disabled: bool,
     /// Moves in a row each side has judged lost, Black first.
     hopeless: [u32; 2],
     /// In an audited game: the first side that would have resigned.
     would_have_resigned: Option<Color>,
     result: Option<GameResult>,
+}
+
+/// Who plays one side of a game that is not pure self-play.
+enum Opponent {
+    /// An earlier network of the run (league games): its leaves go to that network.
+    Network,
+    /// The material searcher, `depth` plies deep.
+    Searcher { search: Box<MaterialSearch>, depth: u32 },
 }
 
 /// A finished game: its record and, for audited games, whether a resignation would have been
@@ -53,13 +65,9 @@ impl SelfplayGame {
     pub fn new(start: Game, search: SearchConfig, config: SelfplayConfig, seed: u64) -> SelfplayGame {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let resignation_disabled = config.resign_threshold == 0.0 || rng.random::<f32>() < config.resign_audit_fraction;
-        let opponent = (config.league_fraction > 0.0 && rng.random::<f32>() < config.league_fraction).then(|| {
-            if rng.random::<bool>() {
-                Color::Black
-            } else {
-                Color::White
-            }
-        });
+        let opponent = Self::draw_opponent(&start, &config, &mut rng);
+        // League and searcher games are played out: the opponent's values say little.
+        let resignation_disabled = resignation_disabled || opponent.is_some();
         let mut game = SelfplayGame {
             config,
             // The royal guard is for play: self-play learns from where leaving the king en
@@ -70,8 +78,7 @@ impl SelfplayGame {
             moves: Vec::new(),
             full: false,
             opponent,
-            // League games are played out: the opponent's values say little.
-            resignation_disabled: resignation_disabled || opponent.is_some(),
+            resignation_disabled,
             hopeless: [0; 2],
             would_have_resigned: None,
             result: None,
@@ -80,19 +87,56 @@ impl SelfplayGame {
         game
     }
 
+    /// Draws whether the game is a league game (`league_fraction`), a searcher game
+    /// (`searcher_fraction`) or self-play, and the side the opponent plays. Pure self-play
+    /// draws nothing.
+    fn draw_opponent(start: &Game, config: &SelfplayConfig, rng: &mut ChaCha8Rng) -> Option<(Color, Opponent)> {
+        if config.league_fraction + config.searcher_fraction <= 0.0 {
+            return None;
+        }
+        let draw = rng.random::<f32>();
+        let opponent = if draw < config.league_fraction {
+            Opponent::Network
+        } else if draw < config.league_fraction + config.searcher_fraction {
+            let search = Box::new(MaterialSearch::new(start.position().variant().id));
+            Opponent::Searcher { search, depth: config.searcher_depth }
+        } else {
+            return None;
+        };
+        let side = if rng.random::<bool>() { Color::Black } else { Color::White };
+        Some((side, opponent))
+    }
+
     /// Starts the search of the next move: full with probability `full_search_fraction`. Only
-    /// the learner's full searches are recorded as targets; the opponent searches alike.
+    /// the learner's full searches are recorded as targets; a network opponent searches alike,
+    /// and before the searcher's moves the learner's network evaluates the position once.
     fn begin_search(&mut self) {
         let full = self.rng.random::<f32>() < self.config.full_search_fraction;
-        let simulations = if full { self.config.simulations } else { self.config.fast_simulations };
-        self.full = full && !self.opponent_to_move();
+        let simulations = if self.searcher_to_move() {
+            1
+        } else if full {
+            self.config.simulations
+        } else {
+            self.config.fast_simulations
+        };
+        self.full = full && self.opponent_side() != Some(self.search.side_to_move());
         self.search.start(simulations, full);
     }
 
-    /// Whether the search in progress is the opponent's (in a league game): its leaves go to
-    /// the opponent's network.
+    /// The side the opponent plays, in a league or searcher game.
+    fn opponent_side(&self) -> Option<Color> {
+        self.opponent.as_ref().map(|(side, _)| *side)
+    }
+
+    /// Whether the search in progress is the opponent network's (in a league game): its
+    /// leaves go to that network.
     pub fn opponent_to_move(&self) -> bool {
-        self.opponent == Some(self.search.side_to_move())
+        matches!(&self.opponent, Some((side, Opponent::Network)) if *side == self.search.side_to_move())
+    }
+
+    /// Whether the material searcher plays the next move (in a searcher game).
+    fn searcher_to_move(&self) -> bool {
+        matches!(&self.opponent, Some((side, Opponent::Searcher { .. })) if *side == self.search.side_to_move())
     }
 
     /// Runs the game on until it needs an evaluation or is over.
@@ -137,8 +181,13 @@ impl SelfplayGame {
                 return;
             }
         }
-        let temperature = self.config.temperature(ply);
-        let mv = self.search.choose_move(temperature, &mut self.rng).expect("a game in progress has legal moves");
+        let mv = match &mut self.opponent {
+            Some((side, Opponent::Searcher { search, depth })) if *side == mover => {
+                search.choose(self.search.game(), *depth, None, &mut self.rng)
+            }
+            _ => self.search.choose_move(self.config.temperature(ply), &mut self.rng),
+        };
+        let mv = mv.expect("a game in progress has legal moves");
         let policy = if self.full {
             self.search.policy_target().into_iter().map(|(m, w)| (coord::write(variant, m), w)).collect()
         } else {
@@ -146,7 +195,7 @@ impl SelfplayGame {
         };
         self.moves.push(MoveRecord { mv: coord::write(variant, mv), policy, root_wdl: wdl });
         self.search.advance(mv).expect("the search chose a legal move");
-        if self.opponent.is_some() {
+        if matches!(self.opponent, Some((_, Opponent::Network))) {
             // The other side's network searches next: the tree of this one's values goes.
             self.search = Search::new(self.search.game().clone(), *self.search.config());
         }
