@@ -12,7 +12,7 @@ use indicatif::ProgressBar;
 use shogi_zero::material_search::MaterialSearch;
 use shogi_zero::mcts::{Model, RootSelection, SearchConfig};
 use shogi_zero::nn::{checkpoint, InferenceConfig, Network, NetworkConfig};
-use shogi_zero::replay::{self, ReplayEnding};
+use shogi_zero::replay::{self, ReplayEnding, ReplayGame};
 use shogi_zero::rules::notation::coord;
 use shogi_zero::rules::{EndReason, Game, VariantId};
 use shogi_zero::selfplay::runner::{self, Counters, Evaluators, SelfplayRun};
@@ -134,6 +134,19 @@ fn the_same_seed_gives_the_same_games_in_deterministic_mode() {
     assert_ne!(runs[0][0].moves, runs[0][1].moves);
 }
 
+/// In a game whose every move was searched fully but one side's moves are an opponent's: checks
+/// that exactly the opponent's plies (one parity) carry no target and that the game was played
+/// out, and returns that parity.
+fn opponent_parity(record: &ReplayGame) -> usize {
+    let targets: Vec<bool> = record.moves.iter().map(|m| !m.policy.is_empty()).collect();
+    let parity = targets.iter().position(|&t| !t).expect("the opponent moved") % 2;
+    for (ply, &target) in targets.iter().enumerate() {
+        assert_eq!(target, ply % 2 != parity, "ply {ply} of game {}", record.seed);
+    }
+    assert!(record.resignation_disabled && record.result.reason != ReplayEnding::Resignation);
+    parity
+}
+
 #[test]
 fn league_games_give_one_side_to_the_opponent_and_record_only_the_learners_targets() {
     let scratch = Scratch::new("selfplay-league");
@@ -149,14 +162,7 @@ fn league_games_give_one_side_to_the_opponent_and_record_only_the_learners_targe
     let mut opponent_colours = Vec::new();
     for path in replay_files(&scratch.0) {
         for record in replay::read_file(&path).unwrap_or_else(|e| panic!("{e}")).games {
-            // Every move is searched fully; the opponent's plies (one parity) carry no target.
-            let targets: Vec<bool> = record.moves.iter().map(|m| !m.policy.is_empty()).collect();
-            let opponent_parity = targets.iter().position(|&t| !t).expect("the opponent moved") % 2;
-            for (ply, &target) in targets.iter().enumerate() {
-                assert_eq!(target, ply % 2 != opponent_parity, "ply {ply} of game {}", record.seed);
-            }
-            assert!(record.resignation_disabled && record.result.reason != ReplayEnding::Resignation);
-            opponent_colours.push(opponent_parity);
+            opponent_colours.push(opponent_parity(&record));
         }
     }
     assert!(opponent_colours.contains(&0) && opponent_colours.contains(&1), "{opponent_colours:?}");
@@ -200,13 +206,7 @@ fn searcher_games_give_one_side_to_the_material_searcher() {
         })
         .unwrap_or_else(|e| panic!("{e}"));
         for record in &file.games {
-            let targets: Vec<bool> = record.moves.iter().map(|m| !m.policy.is_empty()).collect();
-            let searcher_parity = targets.iter().position(|&t| !t).expect("the searcher moved") % 2;
-            for (ply, &target) in targets.iter().enumerate() {
-                assert_eq!(target, ply % 2 != searcher_parity, "ply {ply} of game {}", record.seed);
-            }
-            assert!(record.resignation_disabled && record.result.reason != ReplayEnding::Resignation);
-            searcher_colours.push(searcher_parity);
+            searcher_colours.push(opponent_parity(record));
         }
         // Each of the searcher's moves is one of the best by material one ply deep.
         for (index, game) in searched {
