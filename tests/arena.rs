@@ -193,8 +193,20 @@ fn player_specs_parse_and_print() {
         }
     );
     assert_eq!("run/b?root=puct".parse::<PlayerSpec>().unwrap().to_string(), "run/b");
+    let weighted: PlayerSpec = "run/c?material_utility=0.5".parse().unwrap();
+    assert_eq!(
+        weighted,
+        PlayerSpec::Checkpoint {
+            path: PathBuf::from("run/c"),
+            search: SearchOptions { material_utility: 0.5, ..SearchOptions::default() }
+        }
+    );
+    for bad in ["run/c?material_utility=-1", "run/c?material_utility=much", "run/c?material_utility=inf"] {
+        let error = bad.parse::<PlayerSpec>().unwrap_err().to_string();
+        assert!(error.contains("material_utility"), "{bad}: {error}");
+    }
     // Printing and reading back gives the same spec.
-    for spec in [PlayerSpec::Random, PlayerSpec::AlphaBeta { depth: 2 }, usi, xboard, unguarded, leaves, gumbel] {
+    for spec in [PlayerSpec::Random, PlayerSpec::AlphaBeta { depth: 2 }, usi, xboard, unguarded, leaves, gumbel, weighted] {
         assert_eq!(spec.to_string().parse::<PlayerSpec>().unwrap(), spec);
     }
 }
@@ -203,9 +215,12 @@ fn player_specs_parse_and_print() {
 /// whole legal games (here a tiny untrained network against random moves).
 #[test]
 fn a_checkpoint_specs_options_set_its_search() {
-    let PlayerSpec::Checkpoint { search, .. } = "run/b?root=gumbel&royal_guard=off".parse().unwrap() else { panic!() };
+    let PlayerSpec::Checkpoint { search, .. } = "run/b?root=gumbel&royal_guard=off&material_utility=0.25".parse().unwrap() else {
+        panic!()
+    };
     let searched = search.search_config();
     assert_eq!((searched.root, searched.royal_guard, searched.royal_capture_leaves), (RootSelection::Gumbel, false, false));
+    assert_eq!(searched.material_utility, 0.25);
     assert_eq!(SearchOptions::default().search_config(), SearchConfig::default());
     let scratch = Scratch::new("arena-gumbel");
     let run_dir = scratch.0.join("tiny");

@@ -445,7 +445,7 @@ impl Evaluator for FavouriteEvaluator {
     fn evaluate(&mut self, _game: &Game, moves: &[Move]) -> Result<Evaluation, EvaluatorError> {
         let others = moves.iter().filter(|&&m| m != self.favourite).count().max(1);
         let priors = moves.iter().map(|&m| if m == self.favourite { 0.5 } else { 0.5 / others as f32 }).collect();
-        Ok(Evaluation { priors, wdl: [0.3, 0.4, 0.3], moves_left: 0.0 })
+        Ok(Evaluation { priors, wdl: [0.3, 0.4, 0.3], moves_left: 0.0, material: None })
     }
 }
 
@@ -463,5 +463,70 @@ fn a_search_too_short_to_visit_a_child_plays_the_highest_prior() {
                 assert_eq!(info.best, Some(favourite), "{root:?}, {simulations} simulations");
             }
         }
+    }
+}
+
+/// Even priors and an even value everywhere; the material prediction says that Black is
+/// `black_material` strongest pieces up once `first` opened the game, level otherwise.
+struct MaterialEvaluator {
+    first: Move,
+    black_material: f32,
+}
+
+impl Evaluator for MaterialEvaluator {
+    fn evaluate(&mut self, game: &Game, moves: &[Move]) -> Result<Evaluation, EvaluatorError> {
+        let black_up = if game.moves().first() == Some(&self.first) { self.black_material } else { 0.0 };
+        let material = if game.position().side_to_move() == Color::Black { black_up } else { -black_up };
+        let priors = vec![1.0 / moves.len() as f32; moves.len()];
+        Ok(Evaluation { priors, wdl: [0.2, 0.6, 0.2], moves_left: 0.0, material: Some(material) })
+    }
+}
+
+/// With a material utility the search values the opening move after which the network
+/// predicts a material lead at (v + w tanh(m)) / (1 + w), and plays it; without one, every
+/// move is worth the even value.
+#[test]
+fn the_material_utility_weighs_the_predicted_material_into_the_values() {
+    let start = Game::new(Position::start(VariantId::Shogi), GameRules::default_for(VariantId::Shogi.variant()));
+    let first = mv(VariantId::Shogi, "1g1f");
+    for root in [RootSelection::Puct, RootSelection::Gumbel] {
+        for weight in [0.0f32, 0.5, 1.0] {
+            // Every move considered at a Gumbel root, so that the opening move is among them.
+            let config = SearchConfig { material_utility: weight, gumbel_considered: 64, ..config(root) };
+            let mut search = Search::new(start.clone(), config);
+            let mut rng = ChaCha8Rng::seed_from_u64(7);
+            let mut evaluator = MaterialEvaluator { first, black_material: 1.5 };
+            search.start(400, false);
+            while search.select(&mut rng) {
+                let (leaf, moves) = search.leaf();
+                let evaluation = evaluator.evaluate(leaf, moves).unwrap();
+                search.expand(&evaluation);
+            }
+            let expected = weight * 1.5f32.tanh() / (1.0 + weight);
+            for (mv, visits, q) in search.root_moves() {
+                let Some(q) = q else { continue };
+                let want = if mv == first { expected } else { 0.0 };
+                assert!((q - want).abs() < 1e-4, "{root:?}, weight {weight}: {mv:?} ({visits} visits) has q {q}, not {want}");
+            }
+            if weight > 0.0 {
+                assert_eq!(search.best_move(), Some(first), "{root:?}, weight {weight}");
+            }
+        }
+    }
+}
+
+/// A network without the material head leaves the value alone whatever the weight, and the
+/// weight must be a number of at least 0.
+#[test]
+fn the_material_utility_needs_a_material_prediction_and_a_weight_of_at_least_zero() {
+    let evaluation = Evaluation { priors: vec![1.0], wdl: [0.5, 0.3, 0.2], moves_left: 0.0, material: None };
+    let weighted = SearchConfig { material_utility: 2.0, ..SearchConfig::default() };
+    assert!((weighted.leaf_value(&evaluation) - 0.3).abs() < 1e-6);
+    let with_material = Evaluation { material: Some(-0.5), ..evaluation };
+    assert!((weighted.leaf_value(&with_material) - (0.3 + 2.0 * (-0.5f32).tanh()) / 3.0).abs() < 1e-6);
+    assert!((SearchConfig::default().leaf_value(&with_material) - 0.3).abs() < 1e-6);
+    for bad in [-0.1, f32::NAN] {
+        let error = SearchConfig { material_utility: bad, ..SearchConfig::default() }.validate().unwrap_err();
+        assert_eq!(error.field, "search.material_utility", "{bad}");
     }
 }

@@ -180,14 +180,16 @@ fn auxiliary_heads_round_trip_and_stay_out_of_plain_outputs() {
     let (output, auxiliary) = tch::no_grad(|| net.forward_with_auxiliary(&input, false));
     let auxiliary = auxiliary.expect("a network with the heads gives their outputs");
     assert_eq!(auxiliary.opponent_policy.size(), [4, net.layout().policy_size as i64]);
-    assert_eq!(auxiliary.material.size(), [4, 2]);
+    let material = output.material.as_ref().expect("a network with the heads predicts the material");
+    assert_eq!(material.size(), [4, 2]);
     assert_eq!(auxiliary.short_term_value.size(), [4]);
     assert!(Vec::<f32>::try_from(&auxiliary.short_term_value).unwrap().iter().all(|v| v.abs() <= 1.0));
     let plain_pass = tch::no_grad(|| net.forward(&input, false));
     for (a, b) in [(&plain_pass.policy, &output.policy), (&plain_pass.wdl, &output.wdl), (&plain_pass.moves_left, &output.moves_left)] {
         assert!(a.equal(b), "the auxiliary heads leave the other outputs as they are");
     }
-    assert!(tch::no_grad(|| plain.forward_with_auxiliary(&input, false)).1.is_none());
+    let (plain_output, plain_auxiliary) = tch::no_grad(|| plain.forward_with_auxiliary(&input, false));
+    assert!(plain_auxiliary.is_none() && plain_output.material.is_none());
 
     let scratch = Scratch::new("auxiliary-heads");
     let dir = checkpoint::run_dir(&scratch.0, SHOGI, "aux").unwrap();
@@ -195,11 +197,11 @@ fn auxiliary_heads_round_trip_and_stay_out_of_plain_outputs() {
     assert!(fs::read_to_string(&metadata_path).unwrap().contains("\"auxiliary_heads\": true"));
     let (loaded, metadata) = checkpoint::load(&dir, SHOGI, Some(&config), Device::Cpu).unwrap();
     assert!(metadata.network.auxiliary_heads);
-    let (_, reloaded) = tch::no_grad(|| loaded.forward_with_auxiliary(&input, false));
+    let (reloaded_output, reloaded) = tch::no_grad(|| loaded.forward_with_auxiliary(&input, false));
     let reloaded = reloaded.unwrap();
     for (a, b) in [
         (&auxiliary.opponent_policy, &reloaded.opponent_policy),
-        (&auxiliary.material, &reloaded.material),
+        (material, reloaded_output.material.as_ref().unwrap()),
         (&auxiliary.short_term_value, &reloaded.short_term_value),
     ] {
         assert!(a.equal(b), "the auxiliary heads' weights are saved and loaded");

@@ -10,8 +10,9 @@
 //!   `step-N.json` metadata file or a run folder), searched with the default search settings;
 //!   `<path>?royal_guard=off` turns the royal guard off, `royal_capture_leaves=on` the scoring
 //!   of royal captures in the tree on, `root=gumbel` makes the root a Gumbel root (sequential
-//!   halving, as self-play searches) instead of PUCT (see [`crate::mcts::SearchConfig`]); join
-//!   them with `&`.
+//!   halving, as self-play searches) instead of PUCT, `material_utility=<weight>` weighs the
+//!   network's material prediction into the search's values (see [`crate::mcts::SearchConfig`]);
+//!   join them with `&`.
 //!
 //! The engine command is split at spaces (`usi:fairy-stockfish --flag`); a bare name is looked up
 //! on `PATH` and then in `/usr/games` (where Debian installs engines). Keys after `?`:
@@ -223,7 +224,7 @@ impl EngineSpec {
 }
 
 /// A player as given on the command line.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum PlayerSpec {
     Random,
     AlphaBeta {
@@ -239,9 +240,9 @@ pub enum PlayerSpec {
     },
 }
 
-/// What a checkpoint spec may change in its player's search: the royal-safety aids and the
-/// root's selection rule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What a checkpoint spec may change in its player's search: the royal-safety aids, the
+/// root's selection rule and the material utility.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SearchOptions {
     /// [`crate::mcts::SearchConfig::royal_guard`].
     pub royal_guard: bool,
@@ -249,13 +250,20 @@ pub struct SearchOptions {
     pub royal_capture_leaves: bool,
     /// [`crate::mcts::SearchConfig::root`].
     pub root: RootSelection,
+    /// [`crate::mcts::SearchConfig::material_utility`].
+    pub material_utility: f32,
 }
 
 impl Default for SearchOptions {
     /// Those of the default search.
     fn default() -> SearchOptions {
         let search = crate::mcts::SearchConfig::default();
-        SearchOptions { royal_guard: search.royal_guard, royal_capture_leaves: search.royal_capture_leaves, root: search.root }
+        SearchOptions {
+            royal_guard: search.royal_guard,
+            royal_capture_leaves: search.royal_capture_leaves,
+            root: search.root,
+            material_utility: search.material_utility,
+        }
     }
 }
 
@@ -266,6 +274,7 @@ impl SearchOptions {
             royal_guard: self.royal_guard,
             royal_capture_leaves: self.royal_capture_leaves,
             root: self.root,
+            material_utility: self.material_utility,
             ..crate::mcts::SearchConfig::default()
         }
     }
@@ -310,7 +319,18 @@ impl FromStr for PlayerSpec {
                     "royal_guard" => search.royal_guard = on_off(value)?,
                     "royal_capture_leaves" => search.royal_capture_leaves = on_off(value)?,
                     "root" => search.root = RootSelection::from_name(value).ok_or_else(|| bad("use root=puct or root=gumbel"))?,
-                    _ => return Err(bad("a checkpoint takes only royal_guard=on|off, royal_capture_leaves=on|off and root=puct|gumbel")),
+                    "material_utility" => {
+                        search.material_utility = value
+                            .parse()
+                            .ok()
+                            .filter(|w: &f32| w.is_finite() && *w >= 0.0)
+                            .ok_or_else(|| bad("use material_utility=<a number >= 0>"))?
+                    }
+                    _ => {
+                        return Err(bad(
+                            "a checkpoint takes only royal_guard=on|off, royal_capture_leaves=on|off, root=puct|gumbel and material_utility=<weight>",
+                        ))
+                    }
                 }
             }
             return Ok(PlayerSpec::Checkpoint { path: path.to_path_buf(), search });
@@ -355,6 +375,9 @@ impl fmt::Display for PlayerSpec {
                 }
                 if search.root != default.root {
                     params.push(format!("root={}", search.root.name()));
+                }
+                if search.material_utility != default.material_utility {
+                    params.push(format!("material_utility={}", search.material_utility));
                 }
                 if !params.is_empty() {
                     write!(f, "?{}", params.join("&"))?;

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::mate::MAX_MATE_PLIES;
 use crate::config::InvalidField;
+use crate::nn::Evaluation;
 
 /// How the root chooses which moves to search.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -76,6 +77,13 @@ pub struct SearchConfig {
     /// soon as the search visits them; self-play too, so that its training targets see it. Off
     /// by default: a recipe turns it on, and the default models were trained without it.
     pub royal_capture_leaves: bool,
+    /// Weight of the network's material prediction in the value the search backs up (KataGo's
+    /// score utility in spirit): a leaf is worth (v + w * tanh(m)) / (1 + w) for its win-minus-loss
+    /// value v and its predicted material balance m a few plies ahead, in strongest pieces, so
+    /// that the search prefers winning material where the game's result does not yet tell the
+    /// moves apart. Won and lost games stay at 1 and -1. 0 (the default) leaves the value
+    /// alone, as does a network without the material head.
+    pub material_utility: f32,
 }
 
 impl Default for SearchConfig {
@@ -97,6 +105,7 @@ impl Default for SearchConfig {
             mate_search_plies: 3,
             royal_guard: true,
             royal_capture_leaves: false,
+            material_utility: 0.0,
         }
     }
 }
@@ -121,6 +130,7 @@ impl SearchConfig {
         let f = self.dirichlet_fraction;
         check("dirichlet_fraction", (0.0..=1.0).contains(&f), "between 0 and 1", f.to_string())?;
         non_negative("forced_playouts_k", self.forced_playouts_k)?;
+        non_negative("material_utility", self.material_utility)?;
         let m = self.gumbel_considered;
         check("gumbel_considered", (1..=4096).contains(&m), "between 1 and 4096", m.to_string())?;
         non_negative("gumbel_c_visit", self.gumbel_c_visit)?;
@@ -128,5 +138,15 @@ impl SearchConfig {
         let m = self.mate_search_plies;
         check("mate_search_plies", m == 0 || (m % 2 == 1 && m <= MAX_MATE_PLIES), "0, 1, 3 or 5", m.to_string())?;
         Ok(())
+    }
+
+    /// The value of a leaf for its side to move that the search backs up: the evaluation's
+    /// win minus loss, with the material prediction weighed in by [`SearchConfig::material_utility`].
+    pub fn leaf_value(&self, evaluation: &Evaluation) -> f32 {
+        let [win, _, loss] = evaluation.wdl;
+        match evaluation.material.filter(|_| self.material_utility > 0.0) {
+            Some(material) => (win - loss + self.material_utility * material.tanh()) / (1.0 + self.material_utility),
+            None => win - loss,
+        }
     }
 }

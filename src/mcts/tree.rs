@@ -34,7 +34,8 @@ pub struct Node {
     pub value_sum: f32,
     /// Sum of their draw probabilities.
     pub draw_sum: f32,
-    /// The evaluator's value of this node's position for the side to move there (W - L).
+    /// The value the search took from the evaluator for this node's position, for the side to move
+    /// there ([`super::SearchConfig::leaf_value`]: W - L, with the material utility if any).
     pub raw_value: f32,
     pub state: NodeState,
     /// Children: `first_child .. first_child + child_count`.

@@ -7,10 +7,12 @@
 //! size]`; WDL logits `[B, 3]` (from the side to move's view: win, draw, loss); moves left
 //! `[B]` in plies, `MOVES_LEFT_SCALE * softplus(z)`.
 //!
-//! With [`NetworkConfig::auxiliary_heads`], training also gets [`AuxiliaryOutput`]: the
-//! opponent's reply policy (a second output layer on the policy head's features), and the
-//! material balance and short-term value (small outputs on the value head's hidden layer).
-//! Only [`Network::forward_with_auxiliary`] computes them; inference never does.
+//! With [`NetworkConfig::auxiliary_heads`], every pass also predicts the material balance (a
+//! small output on the value head's hidden layer, which a search may weigh in:
+//! [`crate::mcts::SearchConfig::material_utility`]), and training also gets
+//! [`AuxiliaryOutput`]: the opponent's reply policy (a second output layer on the policy head's
+//! features) and the short-term value. Only [`Network::forward_with_auxiliary`] computes those;
+//! inference never does.
 
 use serde::{Deserialize, Serialize};
 use tch::nn::{self, ModuleT};
@@ -108,6 +110,9 @@ pub struct NetworkOutput {
     pub wdl: Tensor,
     /// `[B]` estimated plies left.
     pub moves_left: Tensor,
+    /// `[B, 2]` material balance for the side to move, in units of the strongest piece: a few
+    /// plies ahead and at the game's end. Only networks with auxiliary heads have it.
+    pub material: Option<Tensor>,
 }
 
 /// The outputs of the auxiliary heads, which only training uses.
@@ -116,9 +121,6 @@ pub struct AuxiliaryOutput {
     /// `[B, policy size]` logits of the opponent's reply, the policy of the position after the
     /// move (indexed for the opponent, the side to move there).
     pub opponent_policy: Tensor,
-    /// `[B, 2]` material balance for the side to move, in units of the strongest piece: a few
-    /// plies ahead and at the game's end.
-    pub material: Tensor,
     /// `[B]` short-term value for the side to move, -1 to 1.
     pub short_term_value: Tensor,
 }
@@ -409,15 +411,15 @@ impl Network {
         let v = &self.value;
         let h = global_pool(&v.conv.forward(&x, train).relu()).apply(&v.hidden).relu();
         let moves_left = h.apply(&v.moves_left).softplus().squeeze_dim(-1) * MOVES_LEFT_SCALE;
+        let material = v.auxiliary.as_ref().map(|value| h.apply(&value.material));
         let extra = match (&p.reply, &v.auxiliary) {
             (Some(reply), Some(value)) if auxiliary => Some(AuxiliaryOutput {
                 opponent_policy: reply.logits(&features, &pooled),
-                material: h.apply(&value.material),
                 short_term_value: h.apply(&value.short_term_value).tanh().squeeze_dim(-1),
             }),
             _ => None,
         };
-        let output = NetworkOutput { policy: p.output.logits(&features, &pooled), wdl: h.apply(&v.wdl), moves_left };
+        let output = NetworkOutput { policy: p.output.logits(&features, &pooled), wdl: h.apply(&v.wdl), moves_left, material };
         (output, extra)
     }
 
@@ -448,6 +450,10 @@ impl Network {
         copy_out(&output.policy.reshape([-1]).index_select(0, &index), out.indices.len(), &mut out.logits);
         copy_out(&output.wdl.softmax(-1, Kind::Float), batch * 3, &mut out.wdl);
         copy_out(&output.moves_left, batch, &mut out.moves_left);
+        match &output.material {
+            Some(material) => copy_out(&material.select(1, 0), batch, &mut out.material),
+            None => out.material.clear(),
+        }
     }
 }
 
@@ -466,6 +472,9 @@ pub struct Evaluation {
     pub wdl: [f32; 3],
     /// Estimated plies left in the game.
     pub moves_left: f32,
+    /// The material balance a few plies ahead for the side to move, in units of the strongest
+    /// piece, when the network predicts it (auxiliary heads).
+    pub material: Option<f32>,
 }
 
 /// The float32 outputs of an inference pass, in buffers reused from pass to pass.
@@ -481,6 +490,8 @@ pub struct Inference {
     wdl: Vec<f32>,
     /// `[batch]` plies.
     moves_left: Vec<f32>,
+    /// `[batch]` material balances a few plies ahead; empty when the network has no such head.
+    material: Vec<f32>,
 }
 
 impl Inference {
@@ -510,6 +521,7 @@ impl Inference {
         }
         out.wdl.copy_from_slice(&self.wdl[3 * i..3 * i + 3]);
         out.moves_left = self.moves_left[i];
+        out.material = self.material.get(i).copied();
     }
 
     /// The evaluation of position `i`.

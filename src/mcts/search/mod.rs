@@ -196,10 +196,10 @@ impl Search {
         assert_eq!(evaluation.priors.len(), self.leaf_moves.len(), "one prior per legal move");
         self.pending = false;
         let id = *self.path.last().expect("the path starts at the root");
-        let [win, draw, loss] = evaluation.wdl;
-        self.tree.node_mut(id).raw_value = win - loss;
+        let value = self.config.leaf_value(evaluation);
+        self.tree.node_mut(id).raw_value = value;
         self.tree.expand(id, self.leaf_moves.iter().copied().zip(evaluation.priors.iter().copied()));
-        self.finish_simulation(loss - win, draw);
+        self.finish_simulation(-value, evaluation.wdl[1]);
     }
 
     /// Backs up `value` (for the player who made the leaf's move) and `draw` along the path.
