@@ -20,8 +20,12 @@ use common::{board, game, mv, play_all};
 const SHOGI_MATE_IN_ONE: &str = "4k4/9/4P4/9/9/9/9/9/4K4 b G 1";
 
 fn run(search: &mut Search, simulations: u32, explore: bool, seed: u64) {
+    run_with(&mut UniformEvaluator, search, simulations, explore, seed);
+}
+
+/// [`run`] with `evaluator` instead of the uniform one.
+fn run_with(evaluator: &mut impl Evaluator, search: &mut Search, simulations: u32, explore: bool, seed: u64) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut evaluator = UniformEvaluator;
     search.start(simulations, explore);
     while search.select(&mut rng) {
         let (leaf, moves) = search.leaf();
@@ -494,14 +498,7 @@ fn the_material_utility_weighs_the_predicted_material_into_the_values() {
             // Every move considered at a Gumbel root, so that the opening move is among them.
             let config = SearchConfig { material_utility: weight, gumbel_considered: 64, ..config(root) };
             let mut search = Search::new(start.clone(), config);
-            let mut rng = ChaCha8Rng::seed_from_u64(7);
-            let mut evaluator = MaterialEvaluator { first, black_material: 1.5 };
-            search.start(400, false);
-            while search.select(&mut rng) {
-                let (leaf, moves) = search.leaf();
-                let evaluation = evaluator.evaluate(leaf, moves).unwrap();
-                search.expand(&evaluation);
-            }
+            run_with(&mut MaterialEvaluator { first, black_material: 1.5 }, &mut search, 400, false, 7);
             let expected = weight * 1.5f32.tanh() / (1.0 + weight);
             for (mv, visits, q) in search.root_moves() {
                 let Some(q) = q else { continue };

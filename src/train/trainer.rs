@@ -159,10 +159,8 @@ impl Trainer {
             let samples = batch.opponent_policy_mask.to_device(device).sum(Kind::Float).clamp_min(1.0);
             sparse_cross_entropy(&aux.opponent_policy, &batch.opponent_policy_index, &batch.opponent_policy_weight, device) / samples
         });
-        let material = output
-            .material
-            .as_ref()
-            .filter(|_| auxiliary.is_some() && config.material_weight > 0.0)
+        let material = weighted(config.material_weight)
+            .and(output.material.as_ref())
             .map(|material| material.to_kind(Kind::Float).huber_loss(&batch.material.to_device(device), Reduction::Mean, 1.0));
         let short_term_value = weighted(config.short_term_value_weight)
             .map(|aux| aux.short_term_value.to_kind(Kind::Float).mse_loss(&batch.short_term_value.to_device(device), Reduction::Mean));
