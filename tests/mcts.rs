@@ -512,6 +512,56 @@ fn the_material_utility_weighs_the_predicted_material_into_the_values() {
     }
 }
 
+/// Even priors and even chances everywhere; the draw probability is `draw_after_first` once
+/// `first` opened the game, 0.6 otherwise.
+struct DrawishEvaluator {
+    first: Move,
+    draw_after_first: f32,
+}
+
+impl Evaluator for DrawishEvaluator {
+    fn evaluate(&mut self, game: &Game, moves: &[Move]) -> Result<Evaluation, EvaluatorError> {
+        let draw = if game.moves().first() == Some(&self.first) { self.draw_after_first } else { 0.6 };
+        let priors = vec![1.0 / moves.len() as f32; moves.len()];
+        let decided = (1.0 - draw) / 2.0;
+        Ok(Evaluation { priors, wdl: [decided, draw, decided], moves_left: 0.0, material: None })
+    }
+}
+
+/// With contempt the root's side values every line at -contempt times its draw probability,
+/// whichever side moves at the leaves, and plays the opening move after which the network
+/// sees the game less drawn; without it every move is worth the even value. A drawish move
+/// is avoided the same way.
+#[test]
+fn contempt_values_the_draw_probability_against_the_side_at_the_root() {
+    let start = Game::new(Position::start(VariantId::Shogi), GameRules::default_for(VariantId::Shogi.variant()));
+    let first = mv(VariantId::Shogi, "1g1f");
+    for root in [RootSelection::Puct, RootSelection::Gumbel] {
+        for contempt in [0.0f32, 0.5, 1.0] {
+            for draw_after_first in [0.2f32, 0.9] {
+                let config = SearchConfig { contempt, gumbel_considered: 64, ..config(root) };
+                let mut search = Search::new(start.clone(), config);
+                run_with(&mut DrawishEvaluator { first, draw_after_first }, &mut search, 400, false, 7);
+                for (mv, visits, q) in search.root_moves() {
+                    let Some(q) = q else { continue };
+                    let want = -contempt * if mv == first { draw_after_first } else { 0.6 };
+                    assert!((q - want).abs() < 1e-4, "{root:?}, contempt {contempt}: {mv:?} ({visits} visits) has q {q}, not {want}");
+                }
+                let best = search.best_move();
+                if contempt > 0.0 && draw_after_first < 0.6 {
+                    assert_eq!(best, Some(first), "{root:?}, contempt {contempt}");
+                } else if contempt > 0.0 {
+                    assert_ne!(best, Some(first), "{root:?}, contempt {contempt}");
+                }
+            }
+        }
+    }
+    for bad in [-0.1, 1.1, f32::NAN] {
+        let error = SearchConfig { contempt: bad, ..SearchConfig::default() }.validate().unwrap_err();
+        assert_eq!(error.field, "search.contempt", "{bad}");
+    }
+}
+
 /// A network without the material head leaves the value alone whatever the weight, and the
 /// weight must be a number of at least 0.
 #[test]

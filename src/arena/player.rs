@@ -11,8 +11,9 @@
 //!   `<path>?royal_guard=off` turns the royal guard off, `royal_capture_leaves=on` the scoring
 //!   of royal captures in the tree on, `root=gumbel` makes the root a Gumbel root (sequential
 //!   halving, as self-play searches) instead of PUCT, `material_utility=<weight>` weighs the
-//!   network's material prediction into the search's values (see [`crate::mcts::SearchConfig`]);
-//!   join them with `&`.
+//!   network's material prediction into the search's values, `contempt=<0 to 1>` values the
+//!   network's draw probability against the player (see [`crate::mcts::SearchConfig`]); join
+//!   them with `&`.
 //!
 //! The engine command is split at spaces (`usi:fairy-stockfish --flag`); a bare name is looked up
 //! on `PATH` and then in `/usr/games` (where Debian installs engines). Keys after `?`:
@@ -241,7 +242,7 @@ pub enum PlayerSpec {
 }
 
 /// What a checkpoint spec may change in its player's search: the royal-safety aids, the
-/// root's selection rule and the material utility.
+/// root's selection rule, the material utility and the contempt for a draw.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SearchOptions {
     /// [`crate::mcts::SearchConfig::royal_guard`].
@@ -252,6 +253,8 @@ pub struct SearchOptions {
     pub root: RootSelection,
     /// [`crate::mcts::SearchConfig::material_utility`].
     pub material_utility: f32,
+    /// [`crate::mcts::SearchConfig::contempt`].
+    pub contempt: f32,
 }
 
 impl Default for SearchOptions {
@@ -263,6 +266,7 @@ impl Default for SearchOptions {
             royal_capture_leaves: search.royal_capture_leaves,
             root: search.root,
             material_utility: search.material_utility,
+            contempt: search.contempt,
         }
     }
 }
@@ -275,6 +279,7 @@ impl SearchOptions {
             royal_capture_leaves: self.royal_capture_leaves,
             root: self.root,
             material_utility: self.material_utility,
+            contempt: self.contempt,
             ..crate::mcts::SearchConfig::default()
         }
     }
@@ -326,9 +331,16 @@ impl FromStr for PlayerSpec {
                             .filter(|w: &f32| w.is_finite() && *w >= 0.0)
                             .ok_or_else(|| bad("use material_utility=<a number >= 0>"))?
                     }
+                    "contempt" => {
+                        search.contempt = value
+                            .parse()
+                            .ok()
+                            .filter(|c: &f32| (0.0..=1.0).contains(c))
+                            .ok_or_else(|| bad("use contempt=<a number from 0 to 1>"))?
+                    }
                     _ => {
                         return Err(bad(
-                            "a checkpoint takes only royal_guard=on|off, royal_capture_leaves=on|off, root=puct|gumbel and material_utility=<weight>",
+                            "a checkpoint takes only royal_guard=on|off, royal_capture_leaves=on|off, root=puct|gumbel, material_utility=<weight> and contempt=<0 to 1>",
                         ))
                     }
                 }
@@ -378,6 +390,9 @@ impl fmt::Display for PlayerSpec {
                 }
                 if search.material_utility != default.material_utility {
                     params.push(format!("material_utility={}", search.material_utility));
+                }
+                if search.contempt != default.contempt {
+                    params.push(format!("contempt={}", search.contempt));
                 }
                 if !params.is_empty() {
                     write!(f, "?{}", params.join("&"))?;

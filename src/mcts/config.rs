@@ -84,6 +84,12 @@ pub struct SearchConfig {
     /// moves apart. Won and lost games stay at 1 and -1. 0 (the default) leaves the value
     /// alone, as does a network without the material head.
     pub material_utility: f32,
+    /// Contempt for a draw, 0 to 1 (lc0's contempt in spirit): the search values every
+    /// position's draw probability d at -contempt * d for the side to move at the root and at
+    /// +contempt * d for its opponent, so that it prefers lines the network sees decided to
+    /// lines it sees drawn. 0 (the default) scores a draw as even. For play: self-play always
+    /// turns it off (one tree serves both sides there).
+    pub contempt: f32,
 }
 
 impl Default for SearchConfig {
@@ -106,6 +112,7 @@ impl Default for SearchConfig {
             royal_guard: true,
             royal_capture_leaves: false,
             material_utility: 0.0,
+            contempt: 0.0,
         }
     }
 }
@@ -131,6 +138,8 @@ impl SearchConfig {
         check("dirichlet_fraction", (0.0..=1.0).contains(&f), "between 0 and 1", f.to_string())?;
         non_negative("forced_playouts_k", self.forced_playouts_k)?;
         non_negative("material_utility", self.material_utility)?;
+        let c = self.contempt;
+        check("contempt", (0.0..=1.0).contains(&c), "between 0 and 1", c.to_string())?;
         let m = self.gumbel_considered;
         check("gumbel_considered", (1..=4096).contains(&m), "between 1 and 4096", m.to_string())?;
         non_negative("gumbel_c_visit", self.gumbel_c_visit)?;

@@ -72,7 +72,8 @@ impl SelfplayGame {
             config,
             // The royal guard is for play: self-play learns from where leaving the king en
             // prise leads (with it, fast searches kept kings safe and training games drew).
-            search: Search::new(start, SearchConfig { royal_guard: false, ..search }),
+            // Contempt is for play too: one tree serves both sides here.
+            search: Search::new(start, SearchConfig { royal_guard: false, contempt: 0.0, ..search }),
             rng,
             seed,
             moves: Vec::new(),
@@ -240,11 +241,13 @@ mod tests {
     use crate::rules::{GameRules, Position, VariantId};
 
     #[test]
-    fn self_play_searches_without_the_royal_guard() {
+    fn self_play_searches_without_the_royal_guard_or_contempt() {
         let id = VariantId::ChuShogi;
         let start = Game::new(Position::start(id), GameRules::default_for(id.variant()));
-        let game = SelfplayGame::new(start, SearchConfig::default(), SelfplayConfig::default(), 1);
-        assert!(SearchConfig::default().royal_guard);
+        let search = SearchConfig { contempt: 0.5, ..SearchConfig::default() };
+        let game = SelfplayGame::new(start, search, SelfplayConfig::default(), 1);
+        assert!(search.royal_guard);
         assert!(!game.search.config().royal_guard);
+        assert_eq!(game.search.config().contempt, 0.0);
     }
 }

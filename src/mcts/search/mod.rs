@@ -202,9 +202,13 @@ impl Search {
         self.finish_simulation(-value, evaluation.wdl[1]);
     }
 
-    /// Backs up `value` (for the player who made the leaf's move) and `draw` along the path.
+    /// Backs up `value` (for the player who made the leaf's move) and `draw` along the path,
+    /// with the [`SearchConfig::contempt`] of the root's side for the draw.
     fn finish_simulation(&mut self, value: f32, draw: f32) {
-        let mut value = value;
+        // The root's side made the leaf's move when the leaf is an odd number of plies down.
+        let root_side_moved = self.path.len().is_multiple_of(2);
+        let contempt = if root_side_moved { -self.config.contempt } else { self.config.contempt };
+        let mut value = value + contempt * draw;
         for &id in self.path.iter().rev() {
             let node = self.tree.node_mut(id);
             node.visits += 1;
