@@ -470,20 +470,43 @@ fn a_search_too_short_to_visit_a_child_plays_the_highest_prior() {
     }
 }
 
-/// Even priors and an even value everywhere; the material prediction says that Black is
-/// `black_material` strongest pieces up once `first` opened the game, level otherwise.
-struct MaterialEvaluator {
+/// Even priors and even chances everywhere. Once `first` opened the game, the material
+/// prediction says that Black is `black_material` strongest pieces up (level otherwise) and the
+/// draw probability is `draw_after_first` (0.6 otherwise).
+struct OpeningEvaluator {
     first: Move,
     black_material: f32,
+    draw_after_first: f32,
 }
 
-impl Evaluator for MaterialEvaluator {
+impl Evaluator for OpeningEvaluator {
     fn evaluate(&mut self, game: &Game, moves: &[Move]) -> Result<Evaluation, EvaluatorError> {
-        let black_up = if game.moves().first() == Some(&self.first) { self.black_material } else { 0.0 };
+        let after_first = game.moves().first() == Some(&self.first);
+        let (black_up, draw) = if after_first { (self.black_material, self.draw_after_first) } else { (0.0, 0.6) };
         let material = if game.position().side_to_move() == Color::Black { black_up } else { -black_up };
         let priors = vec![1.0 / moves.len() as f32; moves.len()];
-        Ok(Evaluation { priors, wdl: [0.2, 0.6, 0.2], moves_left: 0.0, material: Some(material) })
+        let decided = (1.0 - draw) / 2.0;
+        Ok(Evaluation { priors, wdl: [decided, draw, decided], moves_left: 0.0, material: Some(material) })
     }
+}
+
+/// Searches the shogi start position 400 simulations deep with `evaluator` and `config` (every
+/// move considered at a Gumbel root), checks that each visited root move has the value `want`
+/// gives it (`label` names the case), and returns the move the search plays.
+fn search_start_expecting_values(
+    evaluator: &mut OpeningEvaluator,
+    config: SearchConfig,
+    want: impl Fn(Move) -> f32,
+    label: &str,
+) -> Option<Move> {
+    let start = Game::new(Position::start(VariantId::Shogi), GameRules::default_for(VariantId::Shogi.variant()));
+    let mut search = Search::new(start, SearchConfig { gumbel_considered: 64, ..config });
+    run_with(evaluator, &mut search, 400, false, 7);
+    for (mv, visits, q) in search.root_moves() {
+        let Some(q) = q else { continue };
+        assert!((q - want(mv)).abs() < 1e-4, "{label}: {mv:?} ({visits} visits) has q {q}, not {}", want(mv));
+    }
+    search.best_move()
 }
 
 /// With a material utility the search values the opening move after which the network
@@ -491,40 +514,18 @@ impl Evaluator for MaterialEvaluator {
 /// move is worth the even value.
 #[test]
 fn the_material_utility_weighs_the_predicted_material_into_the_values() {
-    let start = Game::new(Position::start(VariantId::Shogi), GameRules::default_for(VariantId::Shogi.variant()));
     let first = mv(VariantId::Shogi, "1g1f");
     for root in [RootSelection::Puct, RootSelection::Gumbel] {
         for weight in [0.0f32, 0.5, 1.0] {
-            // Every move considered at a Gumbel root, so that the opening move is among them.
-            let config = SearchConfig { material_utility: weight, gumbel_considered: 64, ..config(root) };
-            let mut search = Search::new(start.clone(), config);
-            run_with(&mut MaterialEvaluator { first, black_material: 1.5 }, &mut search, 400, false, 7);
+            let mut evaluator = OpeningEvaluator { first, black_material: 1.5, draw_after_first: 0.6 };
             let expected = weight * 1.5f32.tanh() / (1.0 + weight);
-            for (mv, visits, q) in search.root_moves() {
-                let Some(q) = q else { continue };
-                let want = if mv == first { expected } else { 0.0 };
-                assert!((q - want).abs() < 1e-4, "{root:?}, weight {weight}: {mv:?} ({visits} visits) has q {q}, not {want}");
-            }
+            let config = SearchConfig { material_utility: weight, ..config(root) };
+            let label = format!("{root:?}, weight {weight}");
+            let best = search_start_expecting_values(&mut evaluator, config, |mv| if mv == first { expected } else { 0.0 }, &label);
             if weight > 0.0 {
-                assert_eq!(search.best_move(), Some(first), "{root:?}, weight {weight}");
+                assert_eq!(best, Some(first), "{label}");
             }
         }
-    }
-}
-
-/// Even priors and even chances everywhere; the draw probability is `draw_after_first` once
-/// `first` opened the game, 0.6 otherwise.
-struct DrawishEvaluator {
-    first: Move,
-    draw_after_first: f32,
-}
-
-impl Evaluator for DrawishEvaluator {
-    fn evaluate(&mut self, game: &Game, moves: &[Move]) -> Result<Evaluation, EvaluatorError> {
-        let draw = if game.moves().first() == Some(&self.first) { self.draw_after_first } else { 0.6 };
-        let priors = vec![1.0 / moves.len() as f32; moves.len()];
-        let decided = (1.0 - draw) / 2.0;
-        Ok(Evaluation { priors, wdl: [decided, draw, decided], moves_left: 0.0, material: None })
     }
 }
 
@@ -534,24 +535,18 @@ impl Evaluator for DrawishEvaluator {
 /// is avoided the same way.
 #[test]
 fn contempt_values_the_draw_probability_against_the_side_at_the_root() {
-    let start = Game::new(Position::start(VariantId::Shogi), GameRules::default_for(VariantId::Shogi.variant()));
     let first = mv(VariantId::Shogi, "1g1f");
     for root in [RootSelection::Puct, RootSelection::Gumbel] {
         for contempt in [0.0f32, 0.5, 1.0] {
             for draw_after_first in [0.2f32, 0.9] {
-                let config = SearchConfig { contempt, gumbel_considered: 64, ..config(root) };
-                let mut search = Search::new(start.clone(), config);
-                run_with(&mut DrawishEvaluator { first, draw_after_first }, &mut search, 400, false, 7);
-                for (mv, visits, q) in search.root_moves() {
-                    let Some(q) = q else { continue };
-                    let want = -contempt * if mv == first { draw_after_first } else { 0.6 };
-                    assert!((q - want).abs() < 1e-4, "{root:?}, contempt {contempt}: {mv:?} ({visits} visits) has q {q}, not {want}");
-                }
-                let best = search.best_move();
+                let mut evaluator = OpeningEvaluator { first, black_material: 0.0, draw_after_first };
+                let want = |mv| -contempt * if mv == first { draw_after_first } else { 0.6 };
+                let label = format!("{root:?}, contempt {contempt}, draw after 1g1f {draw_after_first}");
+                let best = search_start_expecting_values(&mut evaluator, SearchConfig { contempt, ..config(root) }, want, &label);
                 if contempt > 0.0 && draw_after_first < 0.6 {
-                    assert_eq!(best, Some(first), "{root:?}, contempt {contempt}");
+                    assert_eq!(best, Some(first), "{label}");
                 } else if contempt > 0.0 {
-                    assert_ne!(best, Some(first), "{root:?}, contempt {contempt}");
+                    assert_ne!(best, Some(first), "{label}");
                 }
             }
         }
