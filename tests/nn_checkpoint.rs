@@ -161,6 +161,30 @@ fn a_checkpoint_of_an_earlier_encoding_version_is_read_with_that_version() {
     assert_eq!(metadata.layout, IoLayout::with_version(VariantId::DaiShogi, metadata.layout.encoding_version).unwrap());
 }
 
+/// A network showing fewer recent moves records that in its metadata and is fed those planes
+/// when loaded; a default network's metadata does not name the key, so that it reads as before.
+#[test]
+fn a_checkpoint_records_a_shorter_move_history() {
+    let ckpt = saved("full-history");
+    assert!(!fs::read_to_string(&ckpt.metadata).unwrap().contains("recent_moves"));
+    let config = NetworkConfig { recent_moves: Some(0), ..tiny_config() };
+    let net = Network::new(SHOGI, &config, Device::Cpu).unwrap();
+    let scratch = Scratch::new("short-history");
+    let dir = checkpoint::run_dir(&scratch.0, SHOGI, "short").unwrap();
+    let metadata_path = checkpoint::save(&net, &dir, 3).unwrap();
+    let (loaded, metadata) = checkpoint::load(&dir, SHOGI, None, Device::Cpu).unwrap();
+    assert_eq!(metadata.layout, IoLayout::with_history(SHOGI, ENCODING_VERSION, 0).unwrap());
+    assert_eq!((loaded.encoder().recent_moves(), loaded.encoder().plane_count()), (0, 63));
+    // A history the hash does not describe, or one this program cannot build, is refused.
+    for edited in ["\"recent_moves\": 1", "\"recent_moves\": 9"] {
+        let text = fs::read_to_string(&metadata_path).unwrap();
+        fs::write(&metadata_path, text.replacen("\"recent_moves\": 0", edited, 1)).unwrap();
+        let error = checkpoint::load(&dir, SHOGI, None, Device::Cpu).map(|_| ()).unwrap_err();
+        assert!(matches!(error, CheckpointError::EncodingChanged { .. }), "{edited}: {error}");
+        fs::write(&metadata_path, text).unwrap();
+    }
+}
+
 /// A network with the auxiliary heads saves and loads them; its plain outputs are those of
 /// `forward`, and a network without the heads has no auxiliary outputs at all.
 #[test]

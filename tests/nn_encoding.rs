@@ -11,6 +11,7 @@ use nn_support::{game_from, new_game, sample_games};
 use shogi_zero::nn::encoding::{ATTACK_PLANES, ENCODING_VERSION, MATERIAL_UNIT, REPETITION_PLANES};
 use shogi_zero::nn::{Encoder, InputPlane, Side};
 use shogi_zero::rules::attacks::AttackMap;
+use shogi_zero::rules::context::RECENT_MOVES;
 use shogi_zero::rules::material::Material;
 use shogi_zero::rules::variant::Legality;
 use shogi_zero::rules::GameContext;
@@ -119,6 +120,38 @@ fn earlier_encoding_versions_keep_their_layout() {
         assert!(Encoder::with_version(v, 0).is_none() && Encoder::with_version(v, ENCODING_VERSION + 1).is_none());
     }
     assert_eq!(Encoder::with_version(VariantId::HeianDaiShogi.variant(), 1).unwrap().plane_count(), 61);
+}
+
+/// A shorter move history drops the planes of the older moves and writes every other plane as
+/// the full encoding does; the full history is the default layout, hash included.
+#[test]
+fn a_shorter_move_history_drops_the_older_moves_planes() {
+    for id in VariantId::ALL {
+        let v = id.variant();
+        let full = Encoder::new(v);
+        let same = Encoder::with_history(v, ENCODING_VERSION, RECENT_MOVES).unwrap();
+        assert_eq!((same.planes(), same.hash()), (full.planes(), full.hash()), "{id}");
+        assert!(Encoder::with_history(v, ENCODING_VERSION, RECENT_MOVES + 1).is_none(), "{id}");
+        let game = sample_games(id, 1, 11).remove(0);
+        let all = encode(&full, &game);
+        let oldest = [InputPlane::LastMoveFrom { plies_ago: RECENT_MOVES as u8 }, InputPlane::LastMoveTo { plies_ago: RECENT_MOVES as u8 }];
+        assert!(oldest.iter().any(|&p| plane(&full, &all, p).contains(&1.0)), "{id}: the full encoding shows the oldest move");
+        let mut hashes = BTreeSet::from([full.hash()]);
+        for recent in 0..RECENT_MOVES {
+            let short = Encoder::with_history(v, ENCODING_VERSION, recent).unwrap();
+            assert_eq!(short.recent_moves(), recent);
+            assert_eq!(short.plane_count() + 2 * (RECENT_MOVES - recent), full.plane_count(), "{id}");
+            assert!(hashes.insert(short.hash()), "{id}: {recent} moves hash apart");
+            for plies_ago in (recent + 1..=RECENT_MOVES).map(|ago| ago as u8) {
+                assert_eq!(short.plane_index(InputPlane::LastMoveFrom { plies_ago }), None, "{id}");
+                assert_eq!(short.plane_index(InputPlane::LastMoveTo { plies_ago }), None, "{id}");
+            }
+            let fewer = encode(&short, &game);
+            for &p in short.planes() {
+                assert_eq!(plane(&short, &fewer, p), plane(&full, &all, p), "{id}, {recent} moves: {p:?}");
+            }
+        }
+    }
 }
 
 #[test]

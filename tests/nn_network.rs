@@ -114,6 +114,21 @@ fn a_shape_can_ask_for_an_earlier_encoding() {
 }
 
 #[test]
+fn a_shape_can_show_fewer_recent_moves() {
+    let config = NetworkConfig { recent_moves: Some(1), ..tiny_config() };
+    let net = Network::new(VariantId::Shogi, &config, Device::Cpu).unwrap();
+    assert_eq!(net.layout().recent_moves, 1);
+    assert_eq!((net.encoder().recent_moves(), net.encoder().plane_count()), (1, 65), "the two planes of the mover's own move go");
+    assert_eq!(net.layout().input_planes, 65);
+    assert!(net.layout().to_string().ends_with("last 1 moves shown"), "{}", net.layout());
+    let default = Network::new(VariantId::Shogi, &tiny_config(), Device::Cpu).unwrap();
+    assert_eq!(default.layout().recent_moves, 2);
+    assert_ne!(default.layout().encoding_hash, net.layout().encoding_hash);
+    let error = Network::new(VariantId::Shogi, &NetworkConfig { recent_moves: Some(3), ..tiny_config() }, Device::Cpu).unwrap_err();
+    assert!(error.to_string().contains("network.recent_moves"), "{error}");
+}
+
+#[test]
 fn cuda_is_an_error_where_there_is_none() {
     if tch::Cuda::is_available() {
         assert_eq!(DeviceChoice::Cuda(0).resolve(), Ok(Device::Cuda(0)));
@@ -181,6 +196,7 @@ fn bad_configs_are_refused_naming_the_file_and_field() {
         ("precision = \"f32\"", "precision = \"f8\"", "f8"),
         ("batch_size = 32", "batch_size = 0", "inference.batch_size"),
         ("blocks = 2", "blocks = 2\nencoding_version = 9", "network.encoding_version"),
+        ("blocks = 2", "blocks = 2\nrecent_moves = 3", "network.recent_moves"),
         ("\n[inference]", "\n[inferences]", "inferences"),
     ];
     for (from, to, named) in cases {

@@ -45,6 +45,7 @@ fn the_probe_scores_every_pair_once() {
         value_channels: 4,
         value_hidden: 8,
         encoding_version: None,
+        recent_moves: None,
         auxiliary_heads: false,
     };
     let network = Network::new(VariantId::Shogi, &config, tch::Device::Cpu).unwrap();

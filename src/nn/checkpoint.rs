@@ -204,13 +204,14 @@ pub fn read_metadata(path: &Path) -> Result<(PathBuf, Metadata), CheckpointError
 pub fn check_metadata(path: &Path, metadata: &Metadata, variant: VariantId, shape: Option<&NetworkConfig>) -> Result<(), CheckpointError> {
     let path = path.to_path_buf();
     let found = &metadata.layout;
-    // A checkpoint of an earlier encoding version is read with that version's layout.
-    let expected = IoLayout::with_version(variant, found.encoding_version).unwrap_or_else(|| IoLayout::of(variant));
+    // A checkpoint of an earlier encoding version, or of a shorter move history, is read with
+    // that encoding's layout.
+    let expected = IoLayout::with_history(variant, found.encoding_version, found.recent_moves).unwrap_or_else(|| IoLayout::of(variant));
     if found.variant != expected.variant {
         return Err(CheckpointError::WrongVariant { path, expected: expected.variant, found: found.variant.clone() });
     }
-    if (found.encoding_version, &found.encoding_hash, found.input_planes, found.board_size)
-        != (expected.encoding_version, &expected.encoding_hash, expected.input_planes, expected.board_size)
+    if (found.encoding_version, found.recent_moves, &found.encoding_hash, found.input_planes, found.board_size)
+        != (expected.encoding_version, expected.recent_moves, &expected.encoding_hash, expected.input_planes, expected.board_size)
     {
         return Err(CheckpointError::EncodingChanged {
             path,

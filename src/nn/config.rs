@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::device::{DeviceChoice, Precision};
 use super::encoding::{ENCODING_VERSION, ENCODING_VERSIONS};
 use crate::config::InvalidField;
+use crate::rules::context::RECENT_MOVES;
 
 /// Upper bounds that keep a typing mistake from allocating the whole memory.
 const MAX_BLOCKS: usize = 256;
@@ -33,6 +34,10 @@ pub struct NetworkConfig {
     /// current [`ENCODING_VERSION`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub encoding_version: Option<u32>,
+    /// How many of the last moves the input planes show, 0 to [`RECENT_MOVES`] (1: the
+    /// opponent's last move only, not the mover's own); unset: all of them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recent_moves: Option<usize>,
     /// Whether the network has the auxiliary heads that only training uses: the opponent's
     /// reply policy (beside the policy output) and the material and short-term value outputs
     /// (beside the value outputs). Off when left out, as in older checkpoints and configurations,
@@ -55,6 +60,7 @@ impl NetworkConfig {
             value_channels: (channels / 2).max(8),
             value_hidden: channels.max(16),
             encoding_version: None,
+            recent_moves: None,
             auxiliary_heads: false,
         }
     }
@@ -81,6 +87,9 @@ impl NetworkConfig {
         }
         if let Some(version) = self.encoding_version.filter(|v| !ENCODING_VERSIONS.contains(v)) {
             return field("encoding_version", format!("{version} is not a known encoding version (1 to {ENCODING_VERSION})"));
+        }
+        if let Some(recent) = self.recent_moves.filter(|&r| r > RECENT_MOVES) {
+            return field("recent_moves", format!("{recent} is more than the {RECENT_MOVES} moves a game context keeps"));
         }
         for (name, value) in
             [("policy_channels", self.policy_channels), ("value_channels", self.value_channels), ("value_hidden", self.value_hidden)]
@@ -135,8 +144,11 @@ impl std::fmt::Display for NetworkConfig {
         if self.auxiliary_heads {
             write!(f, " with auxiliary heads")?;
         }
-        match self.encoding_version {
-            Some(version) => write!(f, ", encoding v{version}"),
+        if let Some(version) = self.encoding_version {
+            write!(f, ", encoding v{version}")?;
+        }
+        match self.recent_moves {
+            Some(recent) => write!(f, ", last {recent} moves shown"),
             None => Ok(()),
         }
     }

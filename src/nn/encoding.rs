@@ -15,7 +15,7 @@
 //! | [`InputPlane::RoyalCapture`] (version 2, variants where check does not matter) | constant 1 when the mover can take the opponent's only royal piece and win |
 //! | [`InputPlane::MoverIsWhite`] | constant 1 when White moves (the sides are not symmetric: Black moves first, declaration thresholds differ) |
 //! | [`InputPlane::PlyProgress`] | constant: plies played / ply cap (the cap is scored as a draw) |
-//! | [`InputPlane::LastMoveFrom`], [`InputPlane::LastMoveTo`] for 1 then 2 plies ago | 1 on the origin, resp. destination and middle square, of that move |
+//! | [`InputPlane::LastMoveFrom`], [`InputPlane::LastMoveTo`] for 1 then 2 plies ago (the first `recent_moves`, 2 unless a shape asks for fewer: [`Encoder::with_history`]) | 1 on the origin, resp. destination and middle square, of that move |
 //! | [`InputPlane::Attacks`] (version 3), mover then opponent, for at least 1, 2, 3 attackers | 1 where that side attacks the square with at least that many pieces ([`AttackMap`], capped at 3 as dlshogi's attack planes are) |
 //! | [`InputPlane::Hanging`] (version 3), mover then opponent | 1 on that side's pieces that the other side attacks and it does not defend |
 //! | [`InputPlane::AttackedByLesser`] (version 3), mover then opponent | 1 on that side's pieces attacked by a piece worth less ([`Material`]) |
@@ -172,7 +172,8 @@ struct Offsets {
     royal_capture: Option<usize>,
     mover_is_white: usize,
     ply_progress: usize,
-    /// First last-move plane: from and to for 1 ply ago, then for 2 plies ago.
+    /// First last-move plane: from and to for 1 ply ago, then for 2 plies ago (as many moves
+    /// as [`Encoder::recent_moves`]).
     last_move: usize,
     /// The attack, threat and material planes (version 3).
     threats: Option<ThreatOffsets>,
@@ -215,6 +216,7 @@ impl PlaneList {
 pub struct Encoder {
     variant: &'static Variant,
     version: u32,
+    recent_moves: usize,
     frame: Frame,
     planes: Vec<InputPlane>,
     offsets: Offsets,
@@ -232,7 +234,15 @@ impl Encoder {
     /// The encoder of `variant` in encoding `version`; `None` for a version this program does
     /// not know ([`ENCODING_VERSIONS`]).
     pub fn with_version(variant: &'static Variant, version: u32) -> Option<Encoder> {
-        if !ENCODING_VERSIONS.contains(&version) {
+        Encoder::with_history(variant, version, RECENT_MOVES)
+    }
+
+    /// The same, showing only the last `recent_moves` moves (0 to [`RECENT_MOVES`]; 1 keeps the
+    /// opponent's last move and drops the mover's own); `None` for an unknown version or a
+    /// longer history. With all [`RECENT_MOVES`] it is [`Encoder::with_version`]'s layout, hash
+    /// included.
+    pub fn with_history(variant: &'static Variant, version: u32, recent_moves: usize) -> Option<Encoder> {
+        if !ENCODING_VERSIONS.contains(&version) || recent_moves > RECENT_MOVES {
             return None;
         }
         let mut list = PlaneList::default();
@@ -254,7 +264,7 @@ impl Encoder {
         let mover_is_white = list.add(InputPlane::MoverIsWhite);
         let ply_progress = list.add(InputPlane::PlyProgress);
         let last_move = list.add_all(
-            (1..=RECENT_MOVES as u8).flat_map(|plies_ago| [InputPlane::LastMoveFrom { plies_ago }, InputPlane::LastMoveTo { plies_ago }]),
+            (1..=recent_moves as u8).flat_map(|plies_ago| [InputPlane::LastMoveFrom { plies_ago }, InputPlane::LastMoveTo { plies_ago }]),
         );
         let threats = (version >= 3).then(|| ThreatOffsets {
             attacks: Side::BOTH.map(|side| list.add_all((1..=ATTACK_PLANES).map(|at_least| InputPlane::Attacks { side, at_least }))),
@@ -272,12 +282,17 @@ impl Encoder {
         for plane in &planes {
             h.write_str(&plane.describe(variant));
         }
-        Some(Encoder { variant, version, frame, planes, offsets, hand_scale, hash: h.finish() })
+        Some(Encoder { variant, version, recent_moves, frame, planes, offsets, hand_scale, hash: h.finish() })
     }
 
     /// The encoding version.
     pub fn version(&self) -> u32 {
         self.version
+    }
+
+    /// How many of the last moves the planes show.
+    pub fn recent_moves(&self) -> usize {
+        self.recent_moves
     }
 
     /// The variant.
@@ -377,7 +392,7 @@ impl Encoder {
         }
         let progress = if ctx.ply_cap == 0 { 1.0 } else { (ctx.ply as f32 / ctx.ply_cap as f32).min(1.0) };
         out[plane(o.ply_progress)].fill(progress);
-        for (ago, mv) in ctx.recent.iter().enumerate() {
+        for (ago, mv) in ctx.recent.iter().take(self.recent_moves).enumerate() {
             let (from, to) = (o.last_move + 2 * ago, o.last_move + 2 * ago + 1);
             let mut mark = |p: usize, sq| out[p * area + self.frame.index(us, sq)] = 1.0;
             match *mv {

@@ -23,6 +23,7 @@ use super::device::{DeviceError, Precision};
 use super::encoding::{Encoder, ENCODING_VERSION};
 use super::policy_map::PolicyMap;
 use crate::config::InvalidField;
+use crate::rules::context::RECENT_MOVES;
 use crate::rules::VariantId;
 
 /// The moves-left head predicts plies in units of this many plies.
@@ -39,6 +40,11 @@ pub struct IoLayout {
     pub board_size: usize,
     /// The input encoding's version ([`ENCODING_VERSION`] for new networks).
     pub encoding_version: u32,
+    /// How many of the last moves the input planes show ([`Encoder::with_history`]). Written
+    /// only when fewer than [`RECENT_MOVES`], so that metadata without it (every checkpoint
+    /// before the key) reads as all of them.
+    #[serde(default = "all_recent_moves", skip_serializing_if = "shows_all_recent_moves")]
+    pub recent_moves: usize,
     /// Input planes.
     pub input_planes: usize,
     /// [`Encoder::hash`], 16 hex digits.
@@ -59,12 +65,19 @@ impl IoLayout {
 
     /// The layout of `variant` in encoding `version`, if this program knows that version.
     pub fn with_version(variant: VariantId, version: u32) -> Option<IoLayout> {
+        IoLayout::with_history(variant, version, RECENT_MOVES)
+    }
+
+    /// The same with the last `recent_moves` moves shown, if this program builds that encoding
+    /// ([`Encoder::with_history`]).
+    pub fn with_history(variant: VariantId, version: u32, recent_moves: usize) -> Option<IoLayout> {
         let v = variant.variant();
-        let (encoder, map) = (Encoder::with_version(v, version)?, PolicyMap::new(v));
+        let (encoder, map) = (Encoder::with_history(v, version, recent_moves)?, PolicyMap::new(v));
         Some(IoLayout {
             variant: variant.name().to_string(),
             board_size: encoder.board_size(),
             encoding_version: version,
+            recent_moves,
             input_planes: encoder.plane_count(),
             encoding_hash: format!("{:016x}", encoder.hash()),
             policy_planes: map.planes().len(),
@@ -82,13 +95,25 @@ impl IoLayout {
     }
 }
 
+fn all_recent_moves() -> usize {
+    RECENT_MOVES
+}
+
+fn shows_all_recent_moves(recent_moves: &usize) -> bool {
+    *recent_moves == RECENT_MOVES
+}
+
 impl std::fmt::Display for IoLayout {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
             "{}, encoding v{} {}, policy map of {} {}",
             self.variant, self.encoding_version, self.encoding_hash, self.policy_size, self.policy_hash
-        )
+        )?;
+        if self.recent_moves != RECENT_MOVES {
+            write!(f, ", last {} moves shown", self.recent_moves)?;
+        }
+        Ok(())
     }
 }
 
@@ -280,7 +305,9 @@ impl Network {
     pub fn new(variant: VariantId, config: &NetworkConfig, device: Device) -> Result<Network, NetworkError> {
         config.validate()?;
         let version = config.encoding_version.unwrap_or(ENCODING_VERSION);
-        let layout = IoLayout::with_version(variant, version).expect("a validated shape names a known encoding version");
+        let recent_moves = config.recent_moves.unwrap_or(RECENT_MOVES);
+        let layout =
+            IoLayout::with_history(variant, version, recent_moves).expect("a validated shape names an encoding this program builds");
         Network::with_layout(variant, layout, config, device)
     }
 
@@ -354,8 +381,8 @@ impl Network {
 
     /// The encoder of this network's inputs.
     pub fn encoder(&self) -> Encoder {
-        Encoder::with_version(self.variant.variant(), self.layout.encoding_version)
-            .expect("a network's layout is built for a known encoding version")
+        Encoder::with_history(self.variant.variant(), self.layout.encoding_version, self.layout.recent_moves)
+            .expect("a network's layout is built for an encoding this program builds")
     }
 
     /// The shape.
