@@ -183,6 +183,13 @@ fn a_checkpoint_records_a_shorter_move_history() {
         assert!(matches!(error, CheckpointError::EncodingChanged { .. }), "{edited}: {error}");
         fs::write(&metadata_path, text).unwrap();
     }
+    // A default checkpoint whose layout names a history no encoding has is refused too.
+    edit_metadata(
+        &ckpt.metadata,
+        &format!("\"encoding_version\": {ENCODING_VERSION},"),
+        &format!("\"encoding_version\": {ENCODING_VERSION}, \"recent_moves\": 9,"),
+    );
+    assert!(matches!(load(&ckpt.metadata), CheckpointError::EncodingChanged { .. }));
 }
 
 /// A network with the auxiliary heads saves and loads them; its plain outputs are those of
