@@ -44,6 +44,48 @@ fn a_tiny_network_runs_on_real_positions_of_every_variant() {
     }
 }
 
+/// Inference computes the policy only at the moves asked for; those logits are the ones the
+/// full forward pass gives there, for plane indices anywhere on the board and for the extra
+/// indices outside the planes, in the order asked, with and without auxiliary heads.
+#[test]
+fn inference_logits_are_the_forward_pass_logits_at_the_moves_asked_for() {
+    tch::manual_seed(4);
+    for (id, auxiliary_heads) in VariantId::ALL.into_iter().zip([false, true].into_iter().cycle()) {
+        let games = sample_games(id, 3, 5);
+        let batch = encode_batch(&games);
+        let net = Network::new(id, &NetworkConfig { auxiliary_heads, ..tiny_config() }, Device::Cpu).unwrap();
+        let layout = net.layout().clone();
+        let (size, planes_end) = (layout.policy_size as u32, (layout.policy_planes * layout.board_size * layout.board_size) as u32);
+        // Each position asks for its legal moves, then the first and last plane indices, a
+        // spread of others, and every extra index, last first.
+        let asked: Vec<Vec<u32>> = batch
+            .legal
+            .iter()
+            .enumerate()
+            .map(|(i, legal)| {
+                let mut moves = legal.clone();
+                moves.extend([0, planes_end - 1]);
+                moves.extend((0..planes_end).step_by(997 + i));
+                moves.extend((planes_end..size).rev());
+                moves
+            })
+            .collect();
+        let n = layout.board_size as i64;
+        let input = Tensor::from_slice(&batch.planes).view([3, layout.input_planes as i64, n, n]);
+        let policy = tch::no_grad(|| net.forward(&input, false)).policy;
+        let mut inference = Inference::default();
+        net.infer_into(&batch.planes, &asked, &mut inference);
+        for (i, moves) in asked.iter().enumerate() {
+            let logits = inference.legal_logits(i);
+            assert_eq!(logits.len(), moves.len(), "{id}");
+            for (&k, &logit) in moves.iter().zip(logits) {
+                let expected = policy.double_value(&[i as i64, k as i64]) as f32;
+                assert!((logit - expected).abs() < 1e-4, "{id}, position {i}, index {k}: {logit} against {expected}");
+            }
+        }
+    }
+}
+
 /// A network with auxiliary heads predicts the material balance in every pass, and inference
 /// hands the search its first column (a few plies ahead) for each position.
 #[test]

@@ -253,6 +253,74 @@ impl PolicyOutput {
             None => planes,
         }
     }
+
+    /// The float32 logits of the moves `at` names, computed for those moves alone: a plane
+    /// index is the dot product of its square's features with the plane's weights (what the
+    /// 1x1 convolution of [`PolicyOutput::logits`] computes there), an extra index the linear
+    /// layer on its position's pooled features. Inference asks for a hundred or so moves of a
+    /// position out of tens of thousands of indices.
+    fn logits_at(&self, features: &Tensor, pooled: &Tensor, at: &MoveIndices) -> (Tensor, Option<Tensor>) {
+        let device = features.device();
+        let channels = features.size()[1];
+        let rows = features.permute([0, 2, 3, 1]).reshape([-1, channels]);
+        let plane = Tensor::from_slice(&at.planes).to_device(device);
+        let square = Tensor::from_slice(&at.squares).to_device(device);
+        let weights = self.planes.ws.view([-1, channels]).index_select(0, &plane).to_kind(Kind::Float);
+        let mut logits = (rows.index_select(0, &square).to_kind(Kind::Float) * weights).sum_dim_intlist(1, false, Kind::Float);
+        if let Some(bias) = &self.planes.bs {
+            logits += bias.index_select(0, &plane).to_kind(Kind::Float);
+        }
+        let extras = match (&self.extras, at.extras.is_empty()) {
+            (Some(extras), false) => {
+                let index = Tensor::from_slice(&at.extras).to_device(device);
+                Some(pooled.apply(extras).reshape([-1]).index_select(0, &index).to_kind(Kind::Float))
+            }
+            _ => None,
+        };
+        (logits, extras)
+    }
+}
+
+/// Where the legal moves of a batch sit in the policy outputs, for [`PolicyOutput::logits_at`]:
+/// the plane and the batch-wide square (position times area plus square) of each plane move,
+/// the batch-wide extra index (position times extras plus index) of each other move, and the
+/// slots of both kinds in the batch's list of moves.
+#[derive(Clone, Debug, Default)]
+struct MoveIndices {
+    planes: Vec<i64>,
+    squares: Vec<i64>,
+    plane_slots: Vec<usize>,
+    extras: Vec<i64>,
+    extra_slots: Vec<usize>,
+}
+
+impl MoveIndices {
+    /// Fills the indices of the moves `legal[i]` (policy indices) of every position `i`.
+    fn fill<L: AsRef<[u32]>>(&mut self, layout: &IoLayout, legal: &[L]) {
+        let (area, plane_indices, extra_count) = (layout.area(), layout.policy_planes as i64 * layout.area(), layout.policy_extras());
+        self.planes.clear();
+        self.squares.clear();
+        self.plane_slots.clear();
+        self.extras.clear();
+        self.extra_slots.clear();
+        let mut slot = 0;
+        for (i, moves) in legal.iter().enumerate() {
+            let i = i as i64;
+            for &k in moves.as_ref() {
+                assert!((k as usize) < layout.policy_size, "policy index {k} past the end ({})", layout.policy_size);
+                let k = k as i64;
+                if k < plane_indices {
+                    self.planes.push(k / area);
+                    self.squares.push(i * area + k % area);
+                    self.plane_slots.push(slot);
+                } else {
+                    self.extras.push(i * extra_count + k - plane_indices);
+                    self.extra_slots.push(slot);
+                }
+                slot += 1;
+            }
+        }
+    }
 }
 
 /// Policy head: a 1x1 convolution biased by globally pooled features, then the policy's output
@@ -426,18 +494,12 @@ impl Network {
     /// The forward pass, through the auxiliary heads as well when `auxiliary` is set and the
     /// network has them.
     fn pass(&self, input: &Tensor, train: bool, auxiliary: bool) -> (NetworkOutput, Option<AuxiliaryOutput>) {
-        let x = input.to_device(self.device()).to_kind(self.precision.kind());
-        let mut x = self.stem.forward(&x, train).relu();
-        for block in &self.blocks {
-            x = block.forward(&x, train);
-        }
+        let x = self.trunk(input, train);
         let p = &self.policy;
-        let pooled = p.pool.pooled(&x, train);
-        let hidden = add_channel_bias(&x.apply(&p.hidden), &pooled.apply(&p.pool.to_bias));
-        let features = p.bn.forward_t(&hidden, train).relu();
+        let (features, pooled) = p.features(&x, train);
         let v = &self.value;
-        let h = global_pool(&v.conv.forward(&x, train).relu()).apply(&v.hidden).relu();
-        let moves_left = h.apply(&v.moves_left).softplus().squeeze_dim(-1) * MOVES_LEFT_SCALE;
+        let h = v.hidden_layer(&x, train);
+        let moves_left = v.moves_left(&h);
         let material = v.auxiliary.as_ref().map(|value| h.apply(&value.material));
         let extra = match (&p.reply, &v.auxiliary) {
             (Some(reply), Some(value)) if auxiliary => Some(AuxiliaryOutput {
@@ -450,6 +512,17 @@ impl Network {
         (output, extra)
     }
 
+    /// The stem and the residual tower: `[B, channels, n, n]` features of `input`, moved to
+    /// the network's device and precision.
+    fn trunk(&self, input: &Tensor, train: bool) -> Tensor {
+        let x = input.to_device(self.device()).to_kind(self.precision.kind());
+        let mut x = self.stem.forward(&x, train).relu();
+        for block in &self.blocks {
+            x = block.forward(&x, train);
+        }
+        x
+    }
+
     /// An inference pass (no gradients, running statistics) over positions encoded one after
     /// another in `planes`, where `legal[i]` holds the policy indices of position `i`'s legal
     /// moves. Only the logits of those moves leave the network's device; the results go into
@@ -458,29 +531,59 @@ impl Network {
         let layout = &self.layout;
         let batch = legal.len();
         assert_eq!(planes.len(), batch * self.input_len(), "input of {} floats for {batch} positions", planes.len());
-        out.indices.clear();
+        out.moves.fill(layout, legal);
         out.offsets.clear();
         out.offsets.push(0);
-        for (i, moves) in legal.iter().enumerate() {
-            let base = (i * layout.policy_size) as i64;
-            for &k in moves.as_ref() {
-                assert!((k as usize) < layout.policy_size, "policy index {k} past the end ({})", layout.policy_size);
-                out.indices.push(base + k as i64);
-            }
-            out.offsets.push(out.indices.len());
+        for moves in legal {
+            out.offsets.push(out.offsets.last().expect("starts at 0") + moves.as_ref().len());
         }
         let n = layout.board_size as i64;
         let _guard = tch::no_grad_guard();
         let input = Tensor::from_slice(planes).view([batch as i64, layout.input_planes as i64, n, n]);
-        let output = self.forward(&input, false);
-        let index = Tensor::from_slice(&out.indices).to_device(self.device());
-        copy_out(&output.policy.reshape([-1]).index_select(0, &index), out.indices.len(), &mut out.logits);
-        copy_out(&output.wdl.softmax(-1, Kind::Float), batch * 3, &mut out.wdl);
-        copy_out(&output.moves_left, batch, &mut out.moves_left);
-        match &output.material {
-            Some(material) => copy_out(&material.select(1, 0), batch, &mut out.material),
+        let x = self.trunk(&input, false);
+        let (p, v) = (&self.policy, &self.value);
+        let (features, pooled) = p.features(&x, false);
+        let (plane_logits, extra_logits) = p.output.logits_at(&features, &pooled, &out.moves);
+        out.logits.resize(out.moves.plane_slots.len() + out.moves.extra_slots.len(), 0.0);
+        copy_out(&plane_logits, out.moves.plane_slots.len(), &mut out.scratch);
+        for (&slot, &logit) in out.moves.plane_slots.iter().zip(&out.scratch) {
+            out.logits[slot] = logit;
+        }
+        if let Some(extra_logits) = extra_logits {
+            copy_out(&extra_logits, out.moves.extra_slots.len(), &mut out.scratch);
+            for (&slot, &logit) in out.moves.extra_slots.iter().zip(&out.scratch) {
+                out.logits[slot] = logit;
+            }
+        }
+        let h = v.hidden_layer(&x, false);
+        copy_out(&h.apply(&v.wdl).softmax(-1, Kind::Float), batch * 3, &mut out.wdl);
+        copy_out(&v.moves_left(&h), batch, &mut out.moves_left);
+        match &v.auxiliary {
+            Some(auxiliary) => copy_out(&h.apply(&auxiliary.material).select(1, 0), batch, &mut out.material),
             None => out.material.clear(),
         }
+    }
+}
+
+impl PolicyHead {
+    /// The head's features `[B, hidden, n, n]` (a 1x1 convolution biased by the pooled
+    /// features, normalised) and its pooled features `[B, 2 * pooled]`, from the tower's `x`.
+    fn features(&self, x: &Tensor, train: bool) -> (Tensor, Tensor) {
+        let pooled = self.pool.pooled(x, train);
+        let hidden = add_channel_bias(&x.apply(&self.hidden), &pooled.apply(&self.pool.to_bias));
+        (self.bn.forward_t(&hidden, train).relu(), pooled)
+    }
+}
+
+impl ValueHead {
+    /// The hidden layer `[B, value hidden]` every value output reads, from the tower's `x`.
+    fn hidden_layer(&self, x: &Tensor, train: bool) -> Tensor {
+        global_pool(&self.conv.forward(x, train).relu()).apply(&self.hidden).relu()
+    }
+
+    /// `[B]` estimated plies left from the hidden layer `h`.
+    fn moves_left(&self, h: &Tensor) -> Tensor {
+        h.apply(&self.moves_left).softplus().squeeze_dim(-1) * MOVES_LEFT_SCALE
     }
 }
 
@@ -507,8 +610,8 @@ pub struct Evaluation {
 /// The float32 outputs of an inference pass, in buffers reused from pass to pass.
 #[derive(Clone, Debug, Default)]
 pub struct Inference {
-    /// Flat indices (position times policy size plus move index) of the legal moves.
-    indices: Vec<i64>,
+    /// Where the legal moves sit in the policy outputs.
+    moves: MoveIndices,
     /// Position `i`'s legal moves are `offsets[i]..offsets[i + 1]` of `indices` and `logits`.
     offsets: Vec<usize>,
     /// The policy logits of the legal moves.
@@ -519,6 +622,8 @@ pub struct Inference {
     moves_left: Vec<f32>,
     /// `[batch]` material balances a few plies ahead; empty when the network has no such head.
     material: Vec<f32>,
+    /// Logits of one kind of move on their way into `logits`.
+    scratch: Vec<f32>,
 }
 
 impl Inference {
