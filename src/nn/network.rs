@@ -525,8 +525,8 @@ impl Network {
 
     /// An inference pass (no gradients, running statistics) over positions encoded one after
     /// another in `planes`, where `legal[i]` holds the policy indices of position `i`'s legal
-    /// moves. Only the logits of those moves leave the network's device; the results go into
-    /// the reused buffers of `out`.
+    /// moves. The policy is computed for those moves only, not over the whole map; the results
+    /// go into the reused buffers of `out`.
     pub fn infer_into<L: AsRef<[u32]>>(&self, planes: &[f32], legal: &[L], out: &mut Inference) {
         let layout = &self.layout;
         let batch = legal.len();
@@ -545,15 +545,9 @@ impl Network {
         let (features, pooled) = p.features(&x, false);
         let (plane_logits, extra_logits) = p.output.logits_at(&features, &pooled, &out.moves);
         out.logits.resize(out.moves.plane_slots.len() + out.moves.extra_slots.len(), 0.0);
-        copy_out(&plane_logits, out.moves.plane_slots.len(), &mut out.scratch);
-        for (&slot, &logit) in out.moves.plane_slots.iter().zip(&out.scratch) {
-            out.logits[slot] = logit;
-        }
+        copy_to_slots(&plane_logits, &out.moves.plane_slots, &mut out.scratch, &mut out.logits);
         if let Some(extra_logits) = extra_logits {
-            copy_out(&extra_logits, out.moves.extra_slots.len(), &mut out.scratch);
-            for (&slot, &logit) in out.moves.extra_slots.iter().zip(&out.scratch) {
-                out.logits[slot] = logit;
-            }
+            copy_to_slots(&extra_logits, &out.moves.extra_slots, &mut out.scratch, &mut out.logits);
         }
         let h = v.hidden_layer(&x, false);
         copy_out(&h.apply(&v.wdl).softmax(-1, Kind::Float), batch * 3, &mut out.wdl);
@@ -593,6 +587,15 @@ fn copy_out(t: &Tensor, numel: usize, out: &mut Vec<f32>) {
     t.to_device(Device::Cpu).to_kind(Kind::Float).contiguous().copy_data(out, numel);
 }
 
+/// Copies the values of `t`, one for each of `slots`, into those slots of `out`, through the
+/// reused buffer `scratch`.
+fn copy_to_slots(t: &Tensor, slots: &[usize], scratch: &mut Vec<f32>, out: &mut [f32]) {
+    copy_out(t, slots.len(), scratch);
+    for (&slot, &value) in slots.iter().zip(scratch.iter()) {
+        out[slot] = value;
+    }
+}
+
 /// The evaluation of one position: priors over its legal moves and the value.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Evaluation {
@@ -612,7 +615,7 @@ pub struct Evaluation {
 pub struct Inference {
     /// Where the legal moves sit in the policy outputs.
     moves: MoveIndices,
-    /// Position `i`'s legal moves are `offsets[i]..offsets[i + 1]` of `indices` and `logits`.
+    /// Position `i`'s legal moves are `offsets[i]..offsets[i + 1]` of `logits`.
     offsets: Vec<usize>,
     /// The policy logits of the legal moves.
     logits: Vec<f32>,
