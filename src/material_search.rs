@@ -135,6 +135,15 @@ impl MaterialSearch {
         moves.iter().map(|&mv| self.score_move(pos, mv, depth, -INFINITY, INFINITY)).collect()
     }
 
+    /// What the side to move of `pos` wins by captures alone: the quiescence search's score
+    /// (captures only, up to the searcher's quiescence plies, standing on the balance where that
+    /// scores more) less the balance itself; 0 or more.
+    pub fn capture_gain(&mut self, pos: &mut Position) -> i32 {
+        self.start(None);
+        let stand = self.material.evaluate(pos);
+        self.negamax(pos, 0, self.quiescence_plies, -INFINITY, INFINITY, 0) - stand
+    }
+
     fn start(&mut self, deadline: Option<Instant>) {
         self.nodes = 0;
         self.aborted = false;
@@ -244,4 +253,45 @@ impl MaterialSearch {
 /// Whether `mv` takes a piece off the board where it moves (burns aside).
 fn is_capture(pos: &Position, mv: Move) -> bool {
     mv.capture_squares().any(|sq| pos.piece_at(sq).is_some())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::notation::{coord, sfen};
+
+    fn position(text: &str) -> Position {
+        sfen::parse(VariantId::Shogi.variant(), text).unwrap()
+    }
+
+    /// The material balance for Black after `moves` are played from `text`, less before.
+    fn swing(text: &str, moves: &[&str]) -> i32 {
+        let material = Material::of(VariantId::Shogi);
+        let mut pos = position(text);
+        let before = material.balance(&pos, crate::rules::Color::Black);
+        for text in moves {
+            let mv = coord::parse(&pos, text).unwrap();
+            pos.play_unchecked(mv);
+        }
+        material.balance(&pos, crate::rules::Color::Black) - before
+    }
+
+    fn gain(text: &str) -> i32 {
+        MaterialSearch::new(VariantId::Shogi).with_quiescence(6).capture_gain(&mut position(text))
+    }
+
+    #[test]
+    fn the_capture_gain_takes_what_hangs_and_counts_the_recapture() {
+        // White's rook on 2b hangs to Black's bishop (taking with promotion).
+        let hanging = "4k4/7r1/9/9/4B4/9/9/9/4K4 b - 1";
+        assert_eq!(gain(hanging), swing(hanging, &["5e2b+"]));
+        // The silver on 3a defends it: the bishop is taken back, unpromoted (a horse is worth
+        // more).
+        let defended = "4k1s2/7r1/9/9/4B4/9/9/9/4K4 b - 1";
+        assert_eq!(gain(defended), swing(defended, &["5e2b", "3a2b"]));
+        assert!(gain(defended) < gain(hanging));
+        // Nothing to take: no gain; a piece worth taking only with loss is left alone.
+        assert_eq!(gain("4k4/9/9/9/9/9/9/9/4K4 b R 1"), 0);
+        assert_eq!(gain("4k4/9/9/3g5/2p6/3S5/9/9/4K4 b - 1"), 0);
+    }
 }

@@ -205,6 +205,15 @@ fn player_specs_parse_and_print() {
         let error = bad.parse::<PlayerSpec>().unwrap_err().to_string();
         assert!(error.contains("material_utility"), "{bad}: {error}");
     }
+    let capturing: PlayerSpec = "run/e?capture_utility=2".parse().unwrap();
+    assert_eq!(
+        capturing,
+        PlayerSpec::Checkpoint { path: PathBuf::from("run/e"), search: SearchOptions { capture_utility: 2.0, ..SearchOptions::default() } }
+    );
+    for bad in ["run/e?capture_utility=-1", "run/e?capture_utility=lots", "run/e?capture_utility=inf"] {
+        let error = bad.parse::<PlayerSpec>().unwrap_err().to_string();
+        assert!(error.contains("capture_utility"), "{bad}: {error}");
+    }
     let contemptuous: PlayerSpec = "run/d?contempt=0.5".parse().unwrap();
     assert_eq!(
         contemptuous,
@@ -215,7 +224,9 @@ fn player_specs_parse_and_print() {
         assert!(error.contains("contempt"), "{bad}: {error}");
     }
     // Printing and reading back gives the same spec.
-    for spec in [PlayerSpec::Random, PlayerSpec::AlphaBeta { depth: 2 }, usi, xboard, unguarded, leaves, gumbel, weighted, contemptuous] {
+    for spec in
+        [PlayerSpec::Random, PlayerSpec::AlphaBeta { depth: 2 }, usi, xboard, unguarded, leaves, gumbel, weighted, capturing, contemptuous]
+    {
         assert_eq!(spec.to_string().parse::<PlayerSpec>().unwrap(), spec);
     }
 }
@@ -224,13 +235,14 @@ fn player_specs_parse_and_print() {
 /// whole legal games (here a tiny untrained network against random moves).
 #[test]
 fn a_checkpoint_specs_options_set_its_search() {
-    let PlayerSpec::Checkpoint { search, .. } = "run/b?root=gumbel&royal_guard=off&material_utility=0.25&contempt=0.3".parse().unwrap()
+    let PlayerSpec::Checkpoint { search, .. } =
+        "run/b?root=gumbel&royal_guard=off&material_utility=0.25&capture_utility=0.5&contempt=0.3".parse().unwrap()
     else {
         panic!()
     };
     let searched = search.search_config();
     assert_eq!((searched.root, searched.royal_guard, searched.royal_capture_leaves), (RootSelection::Gumbel, false, false));
-    assert_eq!((searched.material_utility, searched.contempt), (0.25, 0.3));
+    assert_eq!((searched.material_utility, searched.capture_utility, searched.contempt), (0.25, 0.5, 0.3));
     assert_eq!(SearchOptions::default().search_config(), SearchConfig::default());
     let scratch = Scratch::new("arena-gumbel");
     let run_dir = scratch.0.join("tiny");

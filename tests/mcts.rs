@@ -8,10 +8,13 @@ use std::sync::atomic::AtomicBool;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use shogi_zero::material_search::MaterialSearch;
+use shogi_zero::mcts::config::QUIESCENCE_PLIES;
 use shogi_zero::mcts::mate::find_mate;
 use shogi_zero::mcts::tree::{NodeState, ROOT};
 use shogi_zero::mcts::{Engine, Evaluator, EvaluatorError, Limits, RootSelection, Search, SearchConfig, UniformEvaluator};
 use shogi_zero::nn::Evaluation;
+use shogi_zero::rules::material::Material;
 use shogi_zero::rules::{Color, EndReason, Game, GameRules, Move, Position, VariantId};
 
 use common::{board, game, mv, play_all};
@@ -571,4 +574,43 @@ fn the_material_utility_needs_a_material_prediction_and_a_weight_of_at_least_zer
         let error = SearchConfig { material_utility: bad, ..SearchConfig::default() }.validate().unwrap_err();
         assert_eq!(error.field, "search.material_utility", "{bad}");
     }
+}
+
+/// With a capture utility a leaf is valued by what its side to move wins by captures alone:
+/// Black's rook on 5g, attacked by White's pawn on 5f, is kept (taken out of the pawn's reach,
+/// or taking it), and every move that leaves it to the pawn is valued below every move that
+/// does not. A Gumbel root that visits each move once shows each child's leaf value as it is;
+/// without the utility every move is worth the even value.
+#[test]
+fn the_capture_utility_sees_the_pieces_a_move_leaves_to_be_taken() {
+    let rook = VariantId::Shogi.variant().geometry.parse_square("5g").unwrap();
+    let start = game(VariantId::Shogi, "4k4/9/9/9/9/4p4/4R4/9/4K4 b - 1");
+    let unit = Material::of(VariantId::Shogi).mean_start_piece();
+    let moves = start.legal_moves();
+    for weight in [0.0f32, 1.0] {
+        let config = SearchConfig { capture_utility: weight, gumbel_considered: 64, ..config(RootSelection::Gumbel) };
+        let mut search = Search::new(start.clone(), config);
+        run(&mut search, moves.len() as u32 + 1, false, 3);
+        let values = search.root_moves();
+        assert_eq!(values.len(), moves.len());
+        for &(mv, visits, q) in &values {
+            assert_eq!(visits, 1, "weight {weight}: {mv:?}");
+            let mut after = start.position().clone();
+            after.play_unchecked(mv);
+            let gain = MaterialSearch::new(VariantId::Shogi).with_quiescence(QUIESCENCE_PLIES).capture_gain(&mut after) as f32 / unit;
+            let want = -weight * gain.tanh() / (1.0 + weight);
+            assert!((q.unwrap() - want).abs() < 1e-5, "weight {weight}: {mv:?} has q {q:?}, not {want}");
+        }
+        if weight == 0.0 {
+            continue;
+        }
+        let keeps_rook = |mv: Move| matches!(mv, Move::Normal { from, .. } if from == rook);
+        let q_of = |keep: bool| values.iter().filter(move |&&(mv, _, _)| keeps_rook(mv) == keep).map(|&(_, _, q)| q.unwrap());
+        let worst_keeping = q_of(true).fold(f32::INFINITY, f32::min);
+        let best_leaving = q_of(false).fold(f32::NEG_INFINITY, f32::max);
+        assert!(worst_keeping > best_leaving + 0.3, "{values:?}");
+        assert!(keeps_rook(search.best_move().unwrap()));
+    }
+    let error = SearchConfig { capture_utility: -1.0, ..SearchConfig::default() }.validate().unwrap_err();
+    assert_eq!(error.field, "search.capture_utility");
 }

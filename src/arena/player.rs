@@ -11,7 +11,8 @@
 //!   `<path>?royal_guard=off` turns the royal guard off, `royal_capture_leaves=on` the scoring
 //!   of royal captures in the tree on, `root=gumbel` makes the root a Gumbel root (sequential
 //!   halving, as self-play searches) instead of PUCT, `material_utility=<weight>` weighs the
-//!   network's material prediction into the search's values, `contempt=<0 to 1>` values the
+//!   network's material prediction into the search's values, `capture_utility=<weight>` what
+//!   the side to move wins by captures alone, `contempt=<0 to 1>` values the
 //!   network's draw probability against the player (see [`crate::mcts::SearchConfig`]); join
 //!   them with `&`.
 //!
@@ -253,6 +254,8 @@ pub struct SearchOptions {
     pub root: RootSelection,
     /// [`crate::mcts::SearchConfig::material_utility`].
     pub material_utility: f32,
+    /// [`crate::mcts::SearchConfig::capture_utility`].
+    pub capture_utility: f32,
     /// [`crate::mcts::SearchConfig::contempt`].
     pub contempt: f32,
 }
@@ -266,6 +269,7 @@ impl Default for SearchOptions {
             royal_capture_leaves: search.royal_capture_leaves,
             root: search.root,
             material_utility: search.material_utility,
+            capture_utility: search.capture_utility,
             contempt: search.contempt,
         }
     }
@@ -279,6 +283,7 @@ impl SearchOptions {
             royal_capture_leaves: self.royal_capture_leaves,
             root: self.root,
             material_utility: self.material_utility,
+            capture_utility: self.capture_utility,
             contempt: self.contempt,
             ..crate::mcts::SearchConfig::default()
         }
@@ -331,6 +336,13 @@ impl FromStr for PlayerSpec {
                             .filter(|w: &f32| w.is_finite() && *w >= 0.0)
                             .ok_or_else(|| bad("use material_utility=<a number >= 0>"))?
                     }
+                    "capture_utility" => {
+                        search.capture_utility = value
+                            .parse()
+                            .ok()
+                            .filter(|w: &f32| w.is_finite() && *w >= 0.0)
+                            .ok_or_else(|| bad("use capture_utility=<a number >= 0>"))?
+                    }
                     "contempt" => {
                         search.contempt = value
                             .parse()
@@ -340,7 +352,7 @@ impl FromStr for PlayerSpec {
                     }
                     _ => {
                         return Err(bad(
-                            "a checkpoint takes only royal_guard=on|off, royal_capture_leaves=on|off, root=puct|gumbel, material_utility=<weight> and contempt=<0 to 1>",
+                            "a checkpoint takes only royal_guard=on|off, royal_capture_leaves=on|off, root=puct|gumbel, material_utility=<weight>, capture_utility=<weight> and contempt=<0 to 1>",
                         ))
                     }
                 }
@@ -390,6 +402,9 @@ impl fmt::Display for PlayerSpec {
                 }
                 if search.material_utility != default.material_utility {
                     params.push(format!("material_utility={}", search.material_utility));
+                }
+                if search.capture_utility != default.capture_utility {
+                    params.push(format!("capture_utility={}", search.capture_utility));
                 }
                 if search.contempt != default.contempt {
                     params.push(format!("contempt={}", search.contempt));

@@ -17,6 +17,8 @@ use super::{Color, Move, Piece, PieceType, Position, VariantId};
 pub struct Material {
     /// Per face (`2 × type + promoted`).
     values: Vec<i32>,
+    /// See [`Material::mean_start_piece`].
+    mean_start_piece: f32,
 }
 
 impl Material {
@@ -40,12 +42,21 @@ impl Material {
             values[2 * t] = 100 * plain as i32 + 25 * gain as i32;
             values[2 * t + 1] = promoted.map_or(0, |p| 100 * p as i32);
         }
-        Material { values }
+        let start: Vec<i32> =
+            Position::start(id).pieces().map(|(_, p)| values[2 * p.ptype.index() + p.promoted as usize]).filter(|&v| v > 0).collect();
+        let mean_start_piece = start.iter().sum::<i32>() as f32 / start.len().max(1) as f32;
+        Material { values, mean_start_piece }
     }
 
     /// The value of the most valuable non-royal face: the unit of the normalised balances.
     pub fn strongest(&self) -> i32 {
         self.values.iter().copied().max().unwrap_or(0).max(1)
+    }
+
+    /// The mean value of the non-royal pieces of the start position: the unit of
+    /// [`crate::mcts::SearchConfig::capture_utility`].
+    pub fn mean_start_piece(&self) -> f32 {
+        self.mean_start_piece
     }
 
     /// The value of a piece on the board.

@@ -20,9 +20,11 @@ mod selection;
 use rand::Rng;
 
 use self::selection::Selection;
-use super::config::{RootSelection, SearchConfig};
+use super::config::{RootSelection, SearchConfig, QUIESCENCE_PLIES};
 use super::tree::{NodeId, NodeState, Tree, ROOT};
+use crate::material_search::MaterialSearch;
 use crate::nn::Evaluation;
+use crate::rules::material::Material;
 use crate::rules::{Color, Game, Move, MoveList};
 
 /// A search over the future of one game.
@@ -196,10 +198,22 @@ impl Search {
         assert_eq!(evaluation.priors.len(), self.leaf_moves.len(), "one prior per legal move");
         self.pending = false;
         let id = *self.path.last().expect("the path starts at the root");
-        let value = self.config.leaf_value(evaluation);
+        let value = self.config.with_capture_gain(self.config.leaf_value(evaluation), self.leaf_capture_gain());
         self.tree.node_mut(id).raw_value = value;
         self.tree.expand(id, self.leaf_moves.iter().copied().zip(evaluation.priors.iter().copied()));
         self.finish_simulation(-value, evaluation.wdl[1]);
+    }
+
+    /// What the leaf's side to move wins by captures alone, in mean pieces of the start
+    /// position (0 unless [`SearchConfig::capture_utility`] asks for it).
+    fn leaf_capture_gain(&self) -> f32 {
+        if self.config.capture_utility <= 0.0 {
+            return 0.0;
+        }
+        let mut position = self.leaf.position().clone();
+        let variant = position.variant().id;
+        let gain = MaterialSearch::new(variant).with_quiescence(QUIESCENCE_PLIES).capture_gain(&mut position);
+        gain as f32 / Material::of(variant).mean_start_piece()
     }
 
     /// Backs up `value` (for the player who made the leaf's move) and `draw` along the path,
