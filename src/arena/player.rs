@@ -325,24 +325,19 @@ impl FromStr for PlayerSpec {
                     "off" => Ok(false),
                     _ => Err(bad(&format!("use {key}=on or {key}=off"))),
                 };
+                let weight = |value: &str| {
+                    value
+                        .parse()
+                        .ok()
+                        .filter(|w: &f32| w.is_finite() && *w >= 0.0)
+                        .ok_or_else(|| bad(&format!("use {key}=<a number >= 0>")))
+                };
                 match key {
                     "royal_guard" => search.royal_guard = on_off(value)?,
                     "royal_capture_leaves" => search.royal_capture_leaves = on_off(value)?,
                     "root" => search.root = RootSelection::from_name(value).ok_or_else(|| bad("use root=puct or root=gumbel"))?,
-                    "material_utility" => {
-                        search.material_utility = value
-                            .parse()
-                            .ok()
-                            .filter(|w: &f32| w.is_finite() && *w >= 0.0)
-                            .ok_or_else(|| bad("use material_utility=<a number >= 0>"))?
-                    }
-                    "capture_utility" => {
-                        search.capture_utility = value
-                            .parse()
-                            .ok()
-                            .filter(|w: &f32| w.is_finite() && *w >= 0.0)
-                            .ok_or_else(|| bad("use capture_utility=<a number >= 0>"))?
-                    }
+                    "material_utility" => search.material_utility = weight(value)?,
+                    "capture_utility" => search.capture_utility = weight(value)?,
                     "contempt" => {
                         search.contempt = value
                             .parse()
