@@ -4,11 +4,11 @@
 use serde::{Deserialize, Serialize};
 
 use super::mate::MAX_MATE_PLIES;
+use crate::config::InvalidField;
+use crate::nn::Evaluation;
 
 /// Capture-only plies of the quiescence search behind [`SearchConfig::capture_utility`].
 pub const QUIESCENCE_PLIES: u32 = 6;
-use crate::config::InvalidField;
-use crate::nn::Evaluation;
 
 /// How the root chooses which moves to search.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -90,8 +90,9 @@ pub struct SearchConfig {
     /// Weight of the material the side to move wins by captures alone (a quiescence search of
     /// the material searcher, [`QUIESCENCE_PLIES`] plies of captures) in the value the search
     /// backs up: a leaf is worth (v + w * tanh(g)) / (1 + w) for the value v above and that gain
-    /// g, in mean pieces of the start position, so that moves which leave pieces to be taken look worse than the
-    /// network alone sees. 0 (the default) leaves the value alone. For play: a hand-written aid.
+    /// g, in mean pieces of the start position, so that moves which leave pieces to be taken
+    /// look as bad as they are where the network does not see it. 0 (the default) leaves the
+    /// value alone. A hand-written aid, not learned; it costs a quiescence search a leaf.
     pub capture_utility: f32,
     /// Contempt for a draw, 0 to 1 (lc0's contempt in spirit): the search values every
     /// position's draw probability d at -contempt * d for the side to move at the root and at
@@ -170,8 +171,8 @@ impl SearchConfig {
         }
     }
 
-    /// `value` with the capture gain `gain` (in mean pieces of the start position) of the leaf's side to move
-    /// weighed in by [`SearchConfig::capture_utility`].
+    /// `value` with the capture gain `gain` of the leaf's side to move (in mean pieces of the
+    /// start position) weighed in by [`SearchConfig::capture_utility`].
     pub fn with_capture_gain(&self, value: f32, gain: f32) -> f32 {
         if self.capture_utility > 0.0 {
             (value + self.capture_utility * gain.tanh()) / (1.0 + self.capture_utility)
