@@ -42,6 +42,7 @@ pub fn is_mate_score(score: i32) -> bool {
 
 /// A negamax searcher with alpha-beta pruning on the material of one variant. Reuses its move
 /// lists from search to search.
+#[derive(Clone, Debug)]
 pub struct MaterialSearch {
     material: &'static Material,
     legality: Legality,

@@ -579,7 +579,7 @@ fn the_material_utility_needs_a_material_prediction_and_a_weight_of_at_least_zer
 /// With a capture utility a leaf is valued by what its side to move wins by captures alone:
 /// Black's rook on 5g, attacked by White's pawn on 5f, is kept (taken out of the pawn's reach,
 /// or taking it), and every move that leaves it to the pawn is valued below every move that
-/// does not. A Gumbel root that visits each move once shows each child's leaf value as it is;
+/// does not; taking the pawn, material won since the root, is the best move. A Gumbel root that visits each move once shows each child's leaf value as it is;
 /// without the utility every move is worth the even value.
 #[test]
 fn the_capture_utility_sees_the_pieces_a_move_leaves_to_be_taken() {
@@ -597,7 +597,10 @@ fn the_capture_utility_sees_the_pieces_a_move_leaves_to_be_taken() {
             assert_eq!(visits, 1, "weight {weight}: {mv:?}");
             let mut after = start.position().clone();
             after.play_unchecked(mv);
-            let gain = MaterialSearch::new(VariantId::Shogi).with_quiescence(QUIESCENCE_PLIES).capture_gain(&mut after) as f32 / unit;
+            let material = Material::of(VariantId::Shogi);
+            let since_root = material.evaluate(&after) - material.balance(start.position(), after.side_to_move());
+            let captures = MaterialSearch::new(VariantId::Shogi).with_quiescence(QUIESCENCE_PLIES).capture_gain(&mut after);
+            let gain = (since_root + captures) as f32 / unit;
             let want = -weight * gain.tanh() / (1.0 + weight);
             assert!((q.unwrap() - want).abs() < 1e-5, "weight {weight}: {mv:?} has q {q:?}, not {want}");
         }
@@ -609,7 +612,9 @@ fn the_capture_utility_sees_the_pieces_a_move_leaves_to_be_taken() {
         let worst_keeping = q_of(true).fold(f32::INFINITY, f32::min);
         let best_leaving = q_of(false).fold(f32::NEG_INFINITY, f32::max);
         assert!(worst_keeping > best_leaving + 0.3, "{values:?}");
-        assert!(keeps_rook(search.best_move().unwrap()));
+        // Taking the pawn wins it for good: the best of the moves that keep the rook.
+        let pawn = VariantId::Shogi.variant().geometry.parse_square("5f").unwrap();
+        assert!(matches!(search.best_move().unwrap(), Move::Normal { from, to, .. } if from == rook && to == pawn));
     }
     let error = SearchConfig { capture_utility: -1.0, ..SearchConfig::default() }.validate().unwrap_err();
     assert_eq!(error.field, "search.capture_utility");

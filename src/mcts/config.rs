@@ -87,11 +87,12 @@ pub struct SearchConfig {
     /// moves apart. Won and lost games stay at 1 and -1. 0 (the default) leaves the value
     /// alone, as does a network without the material head.
     pub material_utility: f32,
-    /// Weight of the material the side to move wins by captures alone (a quiescence search of
-    /// the material searcher, [`QUIESCENCE_PLIES`] plies of captures) in the value the search
-    /// backs up: a leaf is worth (v + w * tanh(g)) / (1 + w) for the value v above and that gain
-    /// g, in mean pieces of the start position, so that moves which leave pieces to be taken
-    /// look as bad as they are where the network does not see it. 0 (the default) leaves the
+    /// Weight of the material a leaf's side to move has won since the root, counting what it
+    /// still wins there by captures alone (a quiescence search of the material searcher,
+    /// [`QUIESCENCE_PLIES`] plies of captures), in the value the search backs up: a leaf is
+    /// worth (v + w * tanh(g)) / (1 + w) for the value v above and that gain g, in mean pieces
+    /// of the start position, so that moves which win material, or leave pieces to be taken,
+    /// look as good or as bad as they are where the network does not see it. 0 (the default) leaves the
     /// value alone. A hand-written aid, not learned; it costs a quiescence search a leaf.
     pub capture_utility: f32,
     /// Contempt for a draw, 0 to 1 (lc0's contempt in spirit): the search values every

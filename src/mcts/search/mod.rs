@@ -55,11 +55,15 @@ pub struct Search {
     /// Deepest leaf reached and the sum of leaf depths, for reports.
     max_depth: usize,
     depth_sum: u64,
+    /// The quiescence searcher behind [`SearchConfig::capture_utility`], its move lists reused
+    /// from leaf to leaf.
+    captures: MaterialSearch,
 }
 
 impl Search {
     /// A search of `game`'s current position with an empty tree.
     pub fn new(game: Game, config: SearchConfig) -> Search {
+        let variant = game.position().variant().id;
         Search {
             config,
             tree: Tree::new(),
@@ -76,6 +80,7 @@ impl Search {
             mate_line: Vec::new(),
             max_depth: 0,
             depth_sum: 0,
+            captures: MaterialSearch::new(variant).with_quiescence(QUIESCENCE_PLIES),
         }
     }
 
@@ -198,22 +203,26 @@ impl Search {
         assert_eq!(evaluation.priors.len(), self.leaf_moves.len(), "one prior per legal move");
         self.pending = false;
         let id = *self.path.last().expect("the path starts at the root");
-        let value = self.config.with_capture_gain(self.config.leaf_value(evaluation), self.leaf_capture_gain());
+        let gain = self.leaf_capture_gain();
+        let value = self.config.with_capture_gain(self.config.leaf_value(evaluation), gain);
         self.tree.node_mut(id).raw_value = value;
         self.tree.expand(id, self.leaf_moves.iter().copied().zip(evaluation.priors.iter().copied()));
         self.finish_simulation(-value, evaluation.wdl[1]);
     }
 
-    /// What the leaf's side to move wins by captures alone, in mean pieces of the start
-    /// position (0 unless [`SearchConfig::capture_utility`] asks for it).
-    fn leaf_capture_gain(&self) -> f32 {
+    /// The material the leaf's side to move has won since the root, counting what it still
+    /// wins there by captures alone, in mean pieces of the start position (0 unless
+    /// [`SearchConfig::capture_utility`] asks for it).
+    fn leaf_capture_gain(&mut self) -> f32 {
         if self.config.capture_utility <= 0.0 {
             return 0.0;
         }
         let mut position = self.leaf.position().clone();
         let variant = position.variant().id;
-        let gain = MaterialSearch::new(variant).with_quiescence(QUIESCENCE_PLIES).capture_gain(&mut position);
-        gain as f32 / Material::of(variant).mean_start_piece()
+        let material = Material::of(variant);
+        let since_root = material.evaluate(&position) - material.balance(self.root_game.position(), position.side_to_move());
+        let captures = self.captures.capture_gain(&mut position);
+        (since_root + captures) as f32 / material.mean_start_piece()
     }
 
     /// Backs up `value` (for the player who made the leaf's move) and `draw` along the path,
