@@ -11,8 +11,8 @@
 //!   `<path>?royal_guard=off` turns the royal guard off, `royal_capture_leaves=on` the scoring
 //!   of royal captures in the tree on, `root=gumbel` makes the root a Gumbel root (sequential
 //!   halving, as self-play searches) instead of PUCT, `material_utility=<weight>` weighs the
-//!   network's material prediction into the search's values, `capture_utility=<weight>` what
-//!   the side to move wins by captures alone, `contempt=<0 to 1>` values the
+//!   network's material prediction into the search's values, `capture_utility=<weight>` the
+//!   material won since the root, captures still to make counted, `contempt=<0 to 1>` values the
 //!   network's draw probability against the player (see [`crate::mcts::SearchConfig`]); join
 //!   them with `&`.
 //!
