@@ -576,10 +576,11 @@ fn the_material_utility_needs_a_material_prediction_and_a_weight_of_at_least_zer
     }
 }
 
-/// With a capture utility a leaf is valued by what its side to move wins by captures alone:
-/// Black's rook on 5g, attacked by White's pawn on 5f, is kept (taken out of the pawn's reach,
-/// or taking it), and every move that leaves it to the pawn is valued below every move that
-/// does not; taking the pawn, material won since the root, is the best move. A Gumbel root that visits each move once shows each child's leaf value as it is;
+/// With a capture utility a leaf is valued by the material its side to move has won since the
+/// root and still wins by captures: Black's rook on 5g, attacked by White's pawn on 5f, is kept
+/// (taken out of the pawn's reach, or taking it), every move that leaves it to the pawn is
+/// valued below every move that does not, and taking the pawn, which wins it for good, is the
+/// best move. A Gumbel root that visits each move once shows each child's leaf value as it is;
 /// without the utility every move is worth the even value.
 #[test]
 fn the_capture_utility_sees_the_pieces_a_move_leaves_to_be_taken() {

@@ -12,9 +12,9 @@
 //!   of royal captures in the tree on, `root=gumbel` makes the root a Gumbel root (sequential
 //!   halving, as self-play searches) instead of PUCT, `material_utility=<weight>` weighs the
 //!   network's material prediction into the search's values, `capture_utility=<weight>` the
-//!   material won since the root, captures still to make counted, `contempt=<0 to 1>` values the
-//!   network's draw probability against the player (see [`crate::mcts::SearchConfig`]); join
-//!   them with `&`.
+//!   material won since the root, captures still to make counted, `contempt=<0 to 1>` values
+//!   the network's draw probability against the player (see [`crate::mcts::SearchConfig`]);
+//!   join them with `&`.
 //!
 //! The engine command is split at spaces (`usi:fairy-stockfish --flag`); a bare name is looked up
 //! on `PATH` and then in `/usr/games` (where Debian installs engines). Keys after `?`:

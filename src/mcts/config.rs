@@ -92,8 +92,9 @@ pub struct SearchConfig {
     /// [`QUIESCENCE_PLIES`] plies of captures), in the value the search backs up: a leaf is
     /// worth (v + w * tanh(g)) / (1 + w) for the value v above and that gain g, in mean pieces
     /// of the start position, so that moves which win material, or leave pieces to be taken,
-    /// look as good or as bad as they are where the network does not see it. 0 (the default) leaves the
-    /// value alone. A hand-written aid, not learned; it costs a quiescence search a leaf.
+    /// look as good or as bad as they are where the network does not see it. 0 (the default)
+    /// leaves the value alone. A hand-written aid, not learned; it costs a quiescence search a
+    /// leaf.
     pub capture_utility: f32,
     /// Contempt for a draw, 0 to 1 (lc0's contempt in spirit): the search values every
     /// position's draw probability d at -contempt * d for the side to move at the root and at
