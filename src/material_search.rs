@@ -50,6 +50,8 @@ pub struct MaterialSearch {
     lists: Vec<Vec<(i32, Move)>>,
     /// Capture-only plies searched past the nominal depth (0: none).
     quiescence_plies: u32,
+    /// Nodes after which no capture is searched any more: every side stands on its balance.
+    node_limit: u64,
     nodes: u64,
     deadline: Option<Instant>,
     aborted: bool,
@@ -63,6 +65,7 @@ impl MaterialSearch {
             legality: variant.spec().legality,
             lists: Vec::new(),
             quiescence_plies: 0,
+            node_limit: u64::MAX,
             nodes: 0,
             deadline: None,
             aborted: false,
@@ -73,6 +76,13 @@ impl MaterialSearch {
     /// nominal depth (0: no quiescence search).
     pub fn with_quiescence(self, plies: u32) -> MaterialSearch {
         MaterialSearch { quiescence_plies: plies, ..self }
+    }
+
+    /// The same searcher, searching no capture once a search has visited `nodes` nodes: the
+    /// side to move at every later node stands on its balance. Bounds the cost of a search where
+    /// captures abound; the first captures searched are the most valuable ones.
+    pub fn with_node_limit(self, nodes: u64) -> MaterialSearch {
+        MaterialSearch { node_limit: nodes, ..self }
     }
 
     /// `moves` best-looking first (a stable sort: equal keys keep the order they came in), each
@@ -136,13 +146,12 @@ impl MaterialSearch {
         moves.iter().map(|&mv| self.score_move(pos, mv, depth, -INFINITY, INFINITY)).collect()
     }
 
-    /// What the side to move of `pos` wins by captures alone: the quiescence search's score
-    /// (captures only, up to the searcher's quiescence plies, standing on the balance where that
-    /// scores more) less the balance itself; 0 or more.
-    pub fn capture_gain(&mut self, pos: &mut Position) -> i32 {
+    /// The material balance of `pos` for its side to move once the captures are played out: the
+    /// quiescence search's score (captures only, up to the searcher's quiescence plies, either
+    /// side standing on the balance where that scores more). Never below the balance itself.
+    pub fn quiescence_score(&mut self, pos: &mut Position) -> i32 {
         self.start(None);
-        let stand = self.material.evaluate(pos);
-        self.negamax(pos, 0, self.quiescence_plies, -INFINITY, INFINITY, 0) - stand
+        self.negamax(pos, 0, self.quiescence_plies, -INFINITY, INFINITY, 0)
     }
 
     fn start(&mut self, deadline: Option<Instant>) {
@@ -222,7 +231,7 @@ impl MaterialSearch {
             (pos.legal_moves(), -(MATE - ply as i32), depth - 1, quiet)
         } else {
             let stand = self.material.evaluate(pos);
-            if quiet == 0 || stand >= beta {
+            if quiet == 0 || stand >= beta || self.nodes >= self.node_limit {
                 return stand;
             }
             alpha = alpha.max(stand);
@@ -251,9 +260,10 @@ impl MaterialSearch {
     }
 }
 
-/// Whether `mv` takes a piece off the board where it moves (burns aside).
+/// Whether `mv` takes a piece off the board: captures one, or burns one once it has landed
+/// (tenjiku's fire demons burn enemies, and a piece landing next to an enemy fire demon burns).
 fn is_capture(pos: &Position, mv: Move) -> bool {
-    mv.capture_squares().any(|sq| pos.piece_at(sq).is_some())
+    mv.capture_squares().any(|sq| pos.piece_at(sq).is_some()) || pos.burns(mv)
 }
 
 #[cfg(test)]
@@ -261,14 +271,16 @@ mod tests {
     use super::*;
     use crate::rules::notation::{coord, sfen};
 
-    fn position(text: &str) -> Position {
-        sfen::parse(VariantId::Shogi.variant(), text).unwrap()
+    const SHOGI: VariantId = VariantId::Shogi;
+
+    fn position(id: VariantId, text: &str) -> Position {
+        sfen::parse(id.variant(), text).unwrap()
     }
 
     /// The material balance for Black after `moves` are played from `text`, less before.
-    fn swing(text: &str, moves: &[&str]) -> i32 {
-        let material = Material::of(VariantId::Shogi);
-        let mut pos = position(text);
+    fn swing(id: VariantId, text: &str, moves: &[&str]) -> i32 {
+        let material = Material::of(id);
+        let mut pos = position(id, text);
         let before = material.balance(&pos, crate::rules::Color::Black);
         for text in moves {
             let mv = coord::parse(&pos, text).unwrap();
@@ -277,22 +289,39 @@ mod tests {
         material.balance(&pos, crate::rules::Color::Black) - before
     }
 
-    fn gain(text: &str) -> i32 {
-        MaterialSearch::new(VariantId::Shogi).with_quiescence(6).capture_gain(&mut position(text))
+    /// What the side to move wins by captures alone: the quiescence score less the balance.
+    fn gain(id: VariantId, text: &str) -> i32 {
+        let mut pos = position(id, text);
+        let balance = Material::of(id).evaluate(&pos);
+        MaterialSearch::new(id).with_quiescence(6).quiescence_score(&mut pos) - balance
     }
 
     #[test]
-    fn the_capture_gain_takes_what_hangs_and_counts_the_recapture() {
+    fn the_quiescence_score_takes_what_hangs_and_counts_the_recapture() {
         // White's rook on 2b hangs to Black's bishop (taking with promotion).
         let hanging = "4k4/7r1/9/9/4B4/9/9/9/4K4 b - 1";
-        assert_eq!(gain(hanging), swing(hanging, &["5e2b+"]));
+        assert_eq!(gain(SHOGI, hanging), swing(SHOGI, hanging, &["5e2b+"]));
         // The silver on 3a defends it: the bishop is taken back, unpromoted (a horse is worth
         // more).
         let defended = "4k1s2/7r1/9/9/4B4/9/9/9/4K4 b - 1";
-        assert_eq!(gain(defended), swing(defended, &["5e2b", "3a2b"]));
-        assert!(gain(defended) < gain(hanging));
+        assert_eq!(gain(SHOGI, defended), swing(SHOGI, defended, &["5e2b", "3a2b"]));
+        assert!(gain(SHOGI, defended) < gain(SHOGI, hanging));
         // Nothing to take: no gain; a piece worth taking only with loss is left alone.
-        assert_eq!(gain("4k4/9/9/9/9/9/9/9/4K4 b R 1"), 0);
-        assert_eq!(gain("4k4/9/9/3g5/2p6/3S5/9/9/4K4 b - 1"), 0);
+        assert_eq!(gain(SHOGI, "4k4/9/9/9/9/9/9/9/4K4 b R 1"), 0);
+        assert_eq!(gain(SHOGI, "4k4/9/9/3g5/2p6/3S5/9/9/4K4 b - 1"), 0);
+        // Out of nodes at once: the side to move stands on the balance, the rook left hanging.
+        let mut pos = position(SHOGI, hanging);
+        let balance = Material::of(SHOGI).evaluate(&pos);
+        assert_eq!(MaterialSearch::new(SHOGI).with_quiescence(6).with_node_limit(1).quiescence_score(&mut pos), balance);
+    }
+
+    /// Burning counts as taking: Black's fire demon on 8k moves to 8i and burns White's pawn,
+    /// gold and silver next to it (tenjiku-shogi.md §5.4), which nothing can avenge.
+    #[test]
+    fn the_quiescence_score_counts_what_a_fire_demon_burns() {
+        let burn = "k15/16/16/16/16/16/16/7p1g6/16/9s6/8(FD)7/16/16/16/16/15K b - 1";
+        let id = VariantId::TenjikuShogi;
+        assert!(swing(id, burn, &["8k8i"]) > 0);
+        assert_eq!(gain(id, burn), swing(id, burn, &["8k8i"]));
     }
 }

@@ -600,7 +600,8 @@ fn the_capture_utility_sees_the_pieces_a_move_leaves_to_be_taken() {
             after.play_unchecked(mv);
             let material = Material::of(VariantId::Shogi);
             let since_root = material.evaluate(&after) - material.balance(start.position(), after.side_to_move());
-            let captures = MaterialSearch::new(VariantId::Shogi).with_quiescence(QUIESCENCE_PLIES).capture_gain(&mut after);
+            let stand = material.evaluate(&after);
+            let captures = MaterialSearch::new(VariantId::Shogi).with_quiescence(QUIESCENCE_PLIES).quiescence_score(&mut after) - stand;
             let gain = (since_root + captures) as f32 / unit;
             let want = -weight * gain.tanh() / (1.0 + weight);
             assert!((q.unwrap() - want).abs() < 1e-5, "weight {weight}: {mv:?} has q {q:?}, not {want}");

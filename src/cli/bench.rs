@@ -100,6 +100,10 @@ struct SearchBenchArgs {
     /// Seconds of each variant's measurement.
     #[arg(long, default_value_t = 3.0)]
     seconds: f64,
+    /// Also measure the searches with this capture utility (0: not measured), and what it adds
+    /// to each simulation.
+    #[arg(long, default_value_t = 0.0)]
+    capture_utility: f32,
 }
 
 /// Settings of `bench selfplay`.
@@ -184,14 +188,22 @@ fn bench_search(args: SearchBenchArgs) -> anyhow::Result<ExitCode> {
     let config = SearchConfig { root: parse_root(&args.root)?, royal_guard: false, ..SearchConfig::default() };
     anyhow::ensure!((1..=1_000_000).contains(&args.simulations), "--simulations must be between 1 and 1000000");
     anyhow::ensure!(args.seconds > 0.0 && args.seconds <= 600.0, "--seconds must be between 0 and 600");
+    let with_captures = SearchConfig { capture_utility: args.capture_utility, ..config };
+    with_captures.validate().map_err(|e| anyhow::anyhow!("--capture-utility: {e}"))?;
     println!(
         "{:?} root, {} simulations a search, uniform evaluator, one thread, {:.0} s each",
         config.root, args.simulations, args.seconds
     );
-    println!("{:<18} {:>14} {:>14} {:>7} {:>11}", "variant", "simulations/s", "checked sims/s", "ratio", "mean depth");
+    print!("{:<18} {:>14} {:>14} {:>7} {:>11}", "variant", "simulations/s", "checked sims/s", "ratio", "mean depth");
+    let measure_captures = args.capture_utility > 0.0;
+    if measure_captures {
+        print!(" {:>14} {:>7} {:>13}", "capture sims/s", "ratio", "added us/sim");
+    }
+    println!();
+    let duration = Duration::from_secs_f64(args.seconds);
     for id in variants {
-        let rate = measure_search(&bench_games(id), config, args.simulations, Duration::from_secs_f64(args.seconds));
-        println!(
+        let rate = measure_search(&bench_games(id), config, args.simulations, duration);
+        print!(
             "{:<18} {:>14.0} {:>14.0} {:>6.1}x {:>11.1}",
             id.name(),
             rate.simulations_per_s,
@@ -199,10 +211,20 @@ fn bench_search(args: SearchBenchArgs) -> anyhow::Result<ExitCode> {
             rate.simulations_per_s / rate.checked_per_s,
             rate.mean_depth
         );
+        if measure_captures {
+            let captures = measure_search(&bench_games(id), with_captures, args.simulations, duration);
+            let added = 1e6 / captures.simulations_per_s - 1e6 / rate.simulations_per_s;
+            print!(" {:>14.0} {:>6.2}x {:>13.1}", captures.simulations_per_s, captures.simulations_per_s / rate.simulations_per_s, added);
+        }
+        println!();
     }
     println!("positions: the start, and 30 and 60 seeded random plies in; self-play's exploring search");
     println!("checked: the same searches with each walk down to an evaluated leaf replayed with Game::play");
     println!("(legal moves and outcome at every ply) in place of the unchecked moves and one settling");
+    if measure_captures {
+        println!("capture: the same searches with capture utility {}; its ratio to simulations/s, and the", args.capture_utility);
+        println!("microseconds each simulation gains (the leaves' quiescence searches)");
+    }
     Ok(ExitCode::SUCCESS)
 }
 

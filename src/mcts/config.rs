@@ -10,6 +10,11 @@ use crate::nn::Evaluation;
 /// Capture-only plies of the quiescence search behind [`SearchConfig::capture_utility`].
 pub const QUIESCENCE_PLIES: u32 = 6;
 
+/// Nodes of that quiescence search after which no more captures are searched. On leaves of
+/// recorded games it changes no score in shogi, chu, dai or Heian dai and under 4% of tenjiku's,
+/// where an unbounded search of a capture-rich position can take a million nodes.
+pub const QUIESCENCE_NODES: u64 = 2048;
+
 /// How the root chooses which moves to search.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -89,12 +94,12 @@ pub struct SearchConfig {
     pub material_utility: f32,
     /// Weight of the material a leaf's side to move has won since the root, counting what it
     /// still wins there by captures alone (a quiescence search of the material searcher,
-    /// [`QUIESCENCE_PLIES`] plies of captures), in the value the search backs up: a leaf is
-    /// worth (v + w * tanh(g)) / (1 + w) for the value v above and that gain g, in mean pieces
-    /// of the start position, so that moves which win material, or leave pieces to be taken,
-    /// look as good or as bad as they are where the network does not see it. 0 (the default)
-    /// leaves the value alone. A hand-written aid, not learned; it costs a quiescence search a
-    /// leaf.
+    /// [`QUIESCENCE_PLIES`] plies of captures, at most [`QUIESCENCE_NODES`] nodes), in the
+    /// value the search backs up: a leaf is worth (v + w * tanh(g)) / (1 + w) for the value v
+    /// above and that gain g, in mean pieces of the start position, so that moves which win
+    /// material, or leave pieces to be taken, look as good or as bad as they are where the
+    /// network does not see it. 0 (the default) leaves the value alone. A hand-written aid, not
+    /// learned; it costs a quiescence search a leaf (`bench search --capture-utility 1`).
     pub capture_utility: f32,
     /// Contempt for a draw, 0 to 1 (lc0's contempt in spirit): the search values every
     /// position's draw probability d at -contempt * d for the side to move at the root and at

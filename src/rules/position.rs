@@ -574,15 +574,8 @@ impl Position {
             capture(&mut hash, to, target);
         }
         hash ^= z.piece(if promote { mover.promoted() } else { mover }, to);
-        if v.faces.has_burners() {
-            let mover_burns = v.faces.is_burner(mover.face());
-            let burns = v.geometry.king_dirs.iter().map(|&d| to.offset(d)).any(|n| {
-                let cell = self.board[n.index()];
-                Some(n) != mid_taken && cell.is_enemy_of(us) && (mover_burns || v.faces.is_burner(cell.face()))
-            });
-            if burns {
-                return None;
-            }
+        if self.burns_on_landing(mover, to, mid_taken) {
+            return None;
         }
         if v.spec.lion_trading && !v.faces.is_lion(mover.face()) {
             if let Some(sq) = removed_lion {
@@ -590,6 +583,34 @@ impl Position {
             }
         }
         Some(hash)
+    }
+
+    /// Whether `mv` burns a piece once it has landed (tenjiku: it ends next to an enemy fire
+    /// demon, or a fire demon ends next to enemies). `mv` must be legal as for
+    /// [`Position::play_unchecked`].
+    pub fn burns(&self, mv: Move) -> bool {
+        let (from, mid, to) = match mv {
+            Move::Normal { from, to, .. } => (from, None, to),
+            Move::TwoLeg { from, mid, to, .. } => (from, Some(mid), to),
+            Move::Drop { .. } | Move::Pass | Move::Declare => return false,
+        };
+        let mid_taken = mid.filter(|m| self.board[m.index()].is_piece());
+        self.burns_on_landing(self.board[from.index()], to, mid_taken)
+    }
+
+    /// Whether `mover`, landing on `to` (and having taken the piece on `mid_taken` on its way),
+    /// burns a piece there; see [`Position::burns`].
+    fn burns_on_landing(&self, mover: Cell, to: Square, mid_taken: Option<Square>) -> bool {
+        let v = self.variant;
+        if !v.faces.has_burners() {
+            return false;
+        }
+        let us = mover.color();
+        let mover_burns = v.faces.is_burner(mover.face());
+        v.geometry.king_dirs.iter().map(|&d| to.offset(d)).any(|n| {
+            let cell = self.board[n.index()];
+            Some(n) != mid_taken && cell.is_enemy_of(us) && (mover_burns || v.faces.is_burner(cell.face()))
+        })
     }
 
     /// Writes `cell` to `sq`, keeping the occupancy sets in step.
@@ -822,7 +843,8 @@ mod tests {
 
     /// Over seeded random games of every variant, [`Position::hash_after`] of every legal move
     /// (drops, passes, two-leg moves, captures into the hand, promotions, chu's counter-strike)
-    /// is the hash after playing it, and is `None` only for moves that burn.
+    /// is the hash after playing it, and is `None` only for moves that burn; [`Position::burns`]
+    /// says which moves burn.
     #[test]
     fn hash_after_matches_play() {
         for id in VariantId::ALL {
@@ -839,6 +861,7 @@ mod tests {
                         let mut after = pos.clone();
                         let undo = after.play_unchecked(mv);
                         let burned = undo.removed_count > undo.captured_count;
+                        assert_eq!(pos.burns(mv), burned, "{id:?} {pos} {mv:?}");
                         match pos.hash_after(mv) {
                             Some(hash) => {
                                 assert_eq!(hash, after.hash(), "{id:?} {pos} {mv:?}");

@@ -20,7 +20,7 @@ mod selection;
 use rand::Rng;
 
 use self::selection::Selection;
-use super::config::{RootSelection, SearchConfig, QUIESCENCE_PLIES};
+use super::config::{RootSelection, SearchConfig, QUIESCENCE_NODES, QUIESCENCE_PLIES};
 use super::tree::{NodeId, NodeState, Tree, ROOT};
 use crate::material_search::MaterialSearch;
 use crate::nn::Evaluation;
@@ -58,12 +58,15 @@ pub struct Search {
     /// The quiescence searcher behind [`SearchConfig::capture_utility`], its move lists reused
     /// from leaf to leaf.
     captures: MaterialSearch,
+    /// The root's material balance for its side to move, what a leaf's gain is measured from.
+    root_balance: i32,
 }
 
 impl Search {
     /// A search of `game`'s current position with an empty tree.
     pub fn new(game: Game, config: SearchConfig) -> Search {
         let variant = game.position().variant().id;
+        let root_balance = Material::of(variant).evaluate(game.position());
         Search {
             config,
             tree: Tree::new(),
@@ -80,7 +83,8 @@ impl Search {
             mate_line: Vec::new(),
             max_depth: 0,
             depth_sum: 0,
-            captures: MaterialSearch::new(variant).with_quiescence(QUIESCENCE_PLIES),
+            captures: MaterialSearch::new(variant).with_quiescence(QUIESCENCE_PLIES).with_node_limit(QUIESCENCE_NODES),
+            root_balance,
         }
     }
 
@@ -217,12 +221,12 @@ impl Search {
         if self.config.capture_utility <= 0.0 {
             return 0.0;
         }
+        // The searcher makes and unmakes moves; a copy of the leaf (plain data) lends it one.
         let mut position = self.leaf.position().clone();
-        let variant = position.variant().id;
-        let material = Material::of(variant);
-        let since_root = material.evaluate(&position) - material.balance(self.root_game.position(), position.side_to_move());
-        let captures = self.captures.capture_gain(&mut position);
-        (since_root + captures) as f32 / material.mean_start_piece()
+        let root_side = position.side_to_move() == self.root_game.position().side_to_move();
+        let root_balance = if root_side { self.root_balance } else { -self.root_balance };
+        let score = self.captures.quiescence_score(&mut position);
+        (score - root_balance) as f32 / Material::of(position.variant().id).mean_start_piece()
     }
 
     /// Backs up `value` (for the player who made the leaf's move) and `draw` along the path,
