@@ -7,7 +7,8 @@
 //! - `usi:<command>[?key=value&key=value...]`: an outside engine speaking USI.
 //! - `xboard:<command>[?key=value&...]`: an outside engine speaking xboard/CECP version 2.
 //! - anything containing `/` or ending in `.json`, or an existing path: a checkpoint (a
-//!   `step-N.json` metadata file or a run folder), searched with the default search settings;
+//!   `step-N.json` metadata file or a run folder), searched with a player's default search
+//!   settings ([`crate::mcts::SearchConfig::for_play`]: the capture utility on but in tenjiku);
 //!   `<path>?royal_guard=off` turns the royal guard off, `royal_capture_leaves=on` the scoring
 //!   of royal captures in the tree on, `root=gumbel` makes the root a Gumbel root (sequential
 //!   halving, as self-play searches) instead of PUCT, `material_utility=<weight>` weighs the
@@ -254,14 +255,15 @@ pub struct SearchOptions {
     pub root: RootSelection,
     /// [`crate::mcts::SearchConfig::material_utility`].
     pub material_utility: f32,
-    /// [`crate::mcts::SearchConfig::capture_utility`].
-    pub capture_utility: f32,
+    /// [`crate::mcts::SearchConfig::capture_utility`]; `None`: the variant's
+    /// [`crate::mcts::config::play_capture_utility`].
+    pub capture_utility: Option<f32>,
     /// [`crate::mcts::SearchConfig::contempt`].
     pub contempt: f32,
 }
 
 impl Default for SearchOptions {
-    /// Those of the default search.
+    /// Those of a player's default search ([`crate::mcts::SearchConfig::for_play`]).
     fn default() -> SearchOptions {
         let search = crate::mcts::SearchConfig::default();
         SearchOptions {
@@ -269,23 +271,24 @@ impl Default for SearchOptions {
             royal_capture_leaves: search.royal_capture_leaves,
             root: search.root,
             material_utility: search.material_utility,
-            capture_utility: search.capture_utility,
+            capture_utility: None,
             contempt: search.contempt,
         }
     }
 }
 
 impl SearchOptions {
-    /// The default search with these options.
-    pub fn search_config(&self) -> crate::mcts::SearchConfig {
+    /// A player's default search in games of `variant` with these options.
+    pub fn search_config(&self, variant: VariantId) -> crate::mcts::SearchConfig {
+        let play = crate::mcts::SearchConfig::for_play(variant);
         crate::mcts::SearchConfig {
             royal_guard: self.royal_guard,
             royal_capture_leaves: self.royal_capture_leaves,
             root: self.root,
             material_utility: self.material_utility,
-            capture_utility: self.capture_utility,
+            capture_utility: self.capture_utility.unwrap_or(play.capture_utility),
             contempt: self.contempt,
-            ..crate::mcts::SearchConfig::default()
+            ..play
         }
     }
 }
@@ -337,7 +340,7 @@ impl FromStr for PlayerSpec {
                     "royal_capture_leaves" => search.royal_capture_leaves = on_off(value)?,
                     "root" => search.root = RootSelection::from_name(value).ok_or_else(|| bad("use root=puct or root=gumbel"))?,
                     "material_utility" => search.material_utility = weight(value)?,
-                    "capture_utility" => search.capture_utility = weight(value)?,
+                    "capture_utility" => search.capture_utility = Some(weight(value)?),
                     "contempt" => {
                         search.contempt = value
                             .parse()
@@ -398,8 +401,8 @@ impl fmt::Display for PlayerSpec {
                 if search.material_utility != default.material_utility {
                     params.push(format!("material_utility={}", search.material_utility));
                 }
-                if search.capture_utility != default.capture_utility {
-                    params.push(format!("capture_utility={}", search.capture_utility));
+                if let Some(weight) = search.capture_utility {
+                    params.push(format!("capture_utility={weight}"));
                 }
                 if search.contempt != default.contempt {
                     params.push(format!("contempt={}", search.contempt));
@@ -425,7 +428,7 @@ pub fn factory(spec: &PlayerSpec, variant: VariantId) -> FactoryResult {
         PlayerSpec::AlphaBeta { depth } => Arc::new(super::alphabeta::AlphaBetaFactory::new(name, variant, *depth)),
         PlayerSpec::Usi(engine) | PlayerSpec::Xboard(engine) => Arc::new(super::engine::EngineFactory::new(name, engine.clone(), variant)?),
         PlayerSpec::Checkpoint { path, search } => {
-            Arc::new(super::network_player::NetworkFactory::load(name, path, variant, search.search_config())?)
+            Arc::new(super::network_player::NetworkFactory::load(name, path, variant, search.search_config(variant))?)
         }
     })
 }
