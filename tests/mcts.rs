@@ -621,3 +621,23 @@ fn the_capture_utility_sees_the_pieces_a_move_leaves_to_be_taken() {
     let error = SearchConfig { capture_utility: -1.0, ..SearchConfig::default() }.validate().unwrap_err();
     assert_eq!(error.field, "search.capture_utility");
 }
+
+/// A search moved on through a capture (as an engine's reused search is, move after move)
+/// measures what its leaves win from the new root: its children's values are those of a new
+/// search of the same position (a Gumbel root starts its tree afresh when it moves on).
+#[test]
+fn the_capture_utility_measures_from_the_root_a_search_moved_on_to() {
+    let start = game(VariantId::Shogi, "4k4/9/9/9/9/4p4/4R4/9/4K4 b - 1");
+    let take = mv(VariantId::Shogi, "5g5f");
+    let mut after = start.clone();
+    after.play(take).unwrap();
+    let config = SearchConfig { capture_utility: 1.0, gumbel_considered: 64, ..config(RootSelection::Gumbel) };
+    let visits = after.legal_moves().len() as u32 + 1;
+    let mut moved = Search::new(start.clone(), config);
+    run(&mut moved, 8, false, 3);
+    moved.advance(take).unwrap();
+    run(&mut moved, visits, false, 3);
+    let mut fresh = Search::new(after, config);
+    run(&mut fresh, visits, false, 3);
+    assert_eq!(moved.root_moves(), fresh.root_moves());
+}

@@ -264,6 +264,7 @@ impl Search {
     pub fn advance(&mut self, mv: Move) -> Result<(), crate::rules::game::PlayError> {
         assert!(!self.pending, "advance during a simulation");
         self.root_game.play(mv)?;
+        self.root_balance = Material::of(self.root_game.position().variant().id).evaluate(self.root_game.position());
         let child = self.tree.child(ROOT, mv);
         self.tree = match (self.config.root, child) {
             (RootSelection::Puct, Some(child)) if self.tree.node(child).state == NodeState::Expanded => self.tree.subtree(child),
