@@ -19,7 +19,7 @@ use shogi_zero::arena::{
     factory, gate, run_ladder, run_match, ArenaError, Budget, EloEstimate, GateConfig, LadderConfig, MatchConfig, Openings, Player,
     PlayerError, PlayerFactory, PlayerSpec, SearchOptions, SpecError, Sprt, Wdl,
 };
-use shogi_zero::mcts::config::play_capture_utility;
+use shogi_zero::mcts::config::PLAY_CAPTURE_UTILITY;
 use shogi_zero::mcts::{RootSelection, SearchConfig};
 use shogi_zero::nn::{checkpoint, Network, NetworkConfig};
 use shogi_zero::openings::{parse_openings, random_opening, Opening, OpeningError};
@@ -209,10 +209,7 @@ fn player_specs_parse_and_print() {
     let capturing: PlayerSpec = "run/e?capture_utility=2".parse().unwrap();
     assert_eq!(
         capturing,
-        PlayerSpec::Checkpoint {
-            path: PathBuf::from("run/e"),
-            search: SearchOptions { capture_utility: Some(2.0), ..SearchOptions::default() }
-        }
+        PlayerSpec::Checkpoint { path: PathBuf::from("run/e"), search: SearchOptions { capture_utility: 2.0, ..SearchOptions::default() } }
     );
     for bad in ["run/e?capture_utility=-1", "run/e?capture_utility=lots", "run/e?capture_utility=inf"] {
         let error = bad.parse::<PlayerSpec>().unwrap_err().to_string();
@@ -244,21 +241,17 @@ fn a_checkpoint_specs_options_set_its_search() {
     else {
         panic!()
     };
-    for id in VariantId::ALL {
-        let searched = search.search_config(id);
-        assert_eq!((searched.root, searched.royal_guard, searched.royal_capture_leaves), (RootSelection::Gumbel, false, false));
-        assert_eq!((searched.material_utility, searched.capture_utility, searched.contempt), (0.25, 0.5, 0.3));
-        // A plain checkpoint searches as a player of its variant does: the capture utility on
-        // but in tenjiku, where it measured no better; self-play's default has it off.
-        assert_eq!(SearchOptions::default().search_config(id), SearchConfig::for_play(id));
-        let on = if id == VariantId::TenjikuShogi { 0.0 } else { 1.0 };
-        assert_eq!(play_capture_utility(id), on, "{id:?}");
-        assert_eq!(SearchConfig::for_play(id), SearchConfig { capture_utility: on, ..SearchConfig::default() });
-        // The network's own search, as self-play uses it, stays one option away.
-        let PlayerSpec::Checkpoint { search: own, .. } = "run/b?capture_utility=0".parse().unwrap() else { panic!() };
-        assert_eq!(own.search_config(id), SearchConfig::default());
-    }
-    assert_eq!(SearchConfig::default().capture_utility, 0.0);
+    let searched = search.search_config();
+    assert_eq!((searched.root, searched.royal_guard, searched.royal_capture_leaves), (RootSelection::Gumbel, false, false));
+    assert_eq!((searched.material_utility, searched.capture_utility, searched.contempt), (0.25, 0.5, 0.3));
+    // A plain checkpoint searches as a player does: the capture utility on; self-play's
+    // default has it off.
+    assert_eq!(SearchOptions::default().search_config(), SearchConfig::for_play());
+    assert_eq!(SearchConfig::for_play(), SearchConfig { capture_utility: PLAY_CAPTURE_UTILITY, ..SearchConfig::default() });
+    assert!(PLAY_CAPTURE_UTILITY > 0.0 && SearchConfig::default().capture_utility == 0.0);
+    // The network's own search, as self-play uses it, stays one option away.
+    let PlayerSpec::Checkpoint { search: own, .. } = "run/b?capture_utility=0".parse().unwrap() else { panic!() };
+    assert_eq!(own.search_config(), SearchConfig::default());
     let scratch = Scratch::new("arena-gumbel");
     let run_dir = scratch.0.join("tiny");
     checkpoint::save(&Network::new(SHOGI, &NetworkConfig::scaled(1, 8), Device::Cpu).unwrap(), &run_dir, 0).unwrap();

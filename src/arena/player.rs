@@ -8,7 +8,7 @@
 //! - `xboard:<command>[?key=value&...]`: an outside engine speaking xboard/CECP version 2.
 //! - anything containing `/` or ending in `.json`, or an existing path: a checkpoint (a
 //!   `step-N.json` metadata file or a run folder), searched with a player's default search
-//!   settings ([`crate::mcts::SearchConfig::for_play`]: the capture utility on but in tenjiku);
+//!   settings ([`crate::mcts::SearchConfig::for_play`]: the capture utility on);
 //!   `<path>?royal_guard=off` turns the royal guard off, `royal_capture_leaves=on` the scoring
 //!   of royal captures in the tree on, `root=gumbel` makes the root a Gumbel root (sequential
 //!   halving, as self-play searches) instead of PUCT, `material_utility=<weight>` weighs the
@@ -255,9 +255,8 @@ pub struct SearchOptions {
     pub root: RootSelection,
     /// [`crate::mcts::SearchConfig::material_utility`].
     pub material_utility: f32,
-    /// [`crate::mcts::SearchConfig::capture_utility`]; `None`: the variant's
-    /// [`crate::mcts::config::play_capture_utility`].
-    pub capture_utility: Option<f32>,
+    /// [`crate::mcts::SearchConfig::capture_utility`].
+    pub capture_utility: f32,
     /// [`crate::mcts::SearchConfig::contempt`].
     pub contempt: f32,
 }
@@ -265,30 +264,29 @@ pub struct SearchOptions {
 impl Default for SearchOptions {
     /// Those of a player's default search ([`crate::mcts::SearchConfig::for_play`]).
     fn default() -> SearchOptions {
-        let search = crate::mcts::SearchConfig::default();
+        let search = crate::mcts::SearchConfig::for_play();
         SearchOptions {
             royal_guard: search.royal_guard,
             royal_capture_leaves: search.royal_capture_leaves,
             root: search.root,
             material_utility: search.material_utility,
-            capture_utility: None,
+            capture_utility: search.capture_utility,
             contempt: search.contempt,
         }
     }
 }
 
 impl SearchOptions {
-    /// A player's default search in games of `variant` with these options.
-    pub fn search_config(&self, variant: VariantId) -> crate::mcts::SearchConfig {
-        let play = crate::mcts::SearchConfig::for_play(variant);
+    /// A player's default search with these options.
+    pub fn search_config(&self) -> crate::mcts::SearchConfig {
         crate::mcts::SearchConfig {
             royal_guard: self.royal_guard,
             royal_capture_leaves: self.royal_capture_leaves,
             root: self.root,
             material_utility: self.material_utility,
-            capture_utility: self.capture_utility.unwrap_or(play.capture_utility),
+            capture_utility: self.capture_utility,
             contempt: self.contempt,
-            ..play
+            ..crate::mcts::SearchConfig::for_play()
         }
     }
 }
@@ -340,7 +338,7 @@ impl FromStr for PlayerSpec {
                     "royal_capture_leaves" => search.royal_capture_leaves = on_off(value)?,
                     "root" => search.root = RootSelection::from_name(value).ok_or_else(|| bad("use root=puct or root=gumbel"))?,
                     "material_utility" => search.material_utility = weight(value)?,
-                    "capture_utility" => search.capture_utility = Some(weight(value)?),
+                    "capture_utility" => search.capture_utility = weight(value)?,
                     "contempt" => {
                         search.contempt = value
                             .parse()
@@ -401,8 +399,8 @@ impl fmt::Display for PlayerSpec {
                 if search.material_utility != default.material_utility {
                     params.push(format!("material_utility={}", search.material_utility));
                 }
-                if let Some(weight) = search.capture_utility {
-                    params.push(format!("capture_utility={weight}"));
+                if search.capture_utility != default.capture_utility {
+                    params.push(format!("capture_utility={}", search.capture_utility));
                 }
                 if search.contempt != default.contempt {
                     params.push(format!("contempt={}", search.contempt));
@@ -428,7 +426,7 @@ pub fn factory(spec: &PlayerSpec, variant: VariantId) -> FactoryResult {
         PlayerSpec::AlphaBeta { depth } => Arc::new(super::alphabeta::AlphaBetaFactory::new(name, variant, *depth)),
         PlayerSpec::Usi(engine) | PlayerSpec::Xboard(engine) => Arc::new(super::engine::EngineFactory::new(name, engine.clone(), variant)?),
         PlayerSpec::Checkpoint { path, search } => {
-            Arc::new(super::network_player::NetworkFactory::load(name, path, variant, search.search_config(variant))?)
+            Arc::new(super::network_player::NetworkFactory::load(name, path, variant, search.search_config())?)
         }
     })
 }

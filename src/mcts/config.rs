@@ -6,7 +6,6 @@ use serde::{Deserialize, Serialize};
 use super::mate::MAX_MATE_PLIES;
 use crate::config::InvalidField;
 use crate::nn::Evaluation;
-use crate::rules::VariantId;
 
 /// Capture-only plies of the quiescence search behind [`SearchConfig::capture_utility`].
 pub const QUIESCENCE_PLIES: u32 = 6;
@@ -16,16 +15,9 @@ pub const QUIESCENCE_PLIES: u32 = 6;
 /// where an unbounded search of a capture-rich position can take half a second.
 pub const QUIESCENCE_NODES: u64 = 2048;
 
-/// The [`SearchConfig::capture_utility`] of a search that plays a game of `variant` (arena,
-/// `play`, USI, xboard): 1, which scored better against `alphabeta:2` in shogi, chu, dai and
-/// Heian dai shogi (README, issue 22), except in tenjiku shogi, where it scored the same as 0
-/// and would only cost time.
-pub fn play_capture_utility(variant: VariantId) -> f32 {
-    match variant {
-        VariantId::TenjikuShogi => 0.0,
-        _ => 1.0,
-    }
-}
+/// The [`SearchConfig::capture_utility`] of a search that plays a game (arena, `play`, USI,
+/// xboard): see [`SearchConfig::for_play`].
+pub const PLAY_CAPTURE_UTILITY: f32 = 1.0;
 
 /// How the root chooses which moves to search.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -122,12 +114,13 @@ pub struct SearchConfig {
 }
 
 impl SearchConfig {
-    /// The default search of a player of `variant` (arena, `play`, USI, xboard): the default
-    /// with the capture utility at [`play_capture_utility`]. Self-play and the measures taken
-    /// while training (gating, anchor matches) search as the run's `[search]` table says, 0 by
-    /// default, so that they show what the network itself has learned.
-    pub fn for_play(variant: VariantId) -> SearchConfig {
-        SearchConfig { capture_utility: play_capture_utility(variant), ..SearchConfig::default() }
+    /// The default search of a player (arena, `play`, USI, xboard): the default with the
+    /// capture utility at [`PLAY_CAPTURE_UTILITY`], which scored better against `alphabeta:2`
+    /// in every variant (README, issue 22). Self-play and the measures taken while training
+    /// (gating, anchor matches) search as the run's `[search]` table says, 0 by default, so
+    /// that they show what the network itself has learned.
+    pub fn for_play() -> SearchConfig {
+        SearchConfig { capture_utility: PLAY_CAPTURE_UTILITY, ..SearchConfig::default() }
     }
 }
 

@@ -63,10 +63,10 @@ pub fn load(path: &Path, variant: Option<VariantId>, device: DeviceChoice) -> Re
     Model::load(path, variant, &inference(device))
 }
 
-/// An engine over `model` with a player's default search settings for its variant
+/// An engine over `model` with a player's default search settings
 /// ([`SearchConfig::for_play`]); `seed` drives its random choices.
 pub fn engine(model: &Model, seed: u64) -> Engine {
-    Engine::new(Box::new(model.evaluator()), SearchConfig::for_play(model.variant()), seed)
+    Engine::new(Box::new(model.evaluator()), SearchConfig::for_play(), seed)
 }
 
 #[cfg(test)]
