@@ -202,7 +202,8 @@ fn bench_search(args: SearchBenchArgs) -> anyhow::Result<ExitCode> {
     println!();
     let duration = Duration::from_secs_f64(args.seconds);
     for id in variants {
-        let rate = measure_search(&bench_games(id), config, args.simulations, duration);
+        let games = bench_games(id);
+        let rate = measure_search(&games, config, args.simulations, duration);
         print!(
             "{:<18} {:>14.0} {:>14.0} {:>6.1}x {:>11.1}",
             id.name(),
@@ -212,7 +213,7 @@ fn bench_search(args: SearchBenchArgs) -> anyhow::Result<ExitCode> {
             rate.mean_depth
         );
         if measure_captures {
-            let captures = measure_search(&bench_games(id), with_captures, args.simulations, duration);
+            let captures = measure_search(&games, with_captures, args.simulations, duration);
             let added = 1e6 / captures.simulations_per_s - 1e6 / rate.simulations_per_s;
             print!(" {:>14.0} {:>6.2}x {:>13.1}", captures.simulations_per_s, captures.simulations_per_s / rate.simulations_per_s, added);
         }

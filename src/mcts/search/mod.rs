@@ -66,7 +66,7 @@ impl Search {
     /// A search of `game`'s current position with an empty tree.
     pub fn new(game: Game, config: SearchConfig) -> Search {
         let variant = game.position().variant().id;
-        let root_balance = Material::of(variant).evaluate(game.position());
+        let root_balance = material_balance(&game);
         Search {
             config,
             tree: Tree::new(),
@@ -264,7 +264,7 @@ impl Search {
     pub fn advance(&mut self, mv: Move) -> Result<(), crate::rules::game::PlayError> {
         assert!(!self.pending, "advance during a simulation");
         self.root_game.play(mv)?;
-        self.root_balance = Material::of(self.root_game.position().variant().id).evaluate(self.root_game.position());
+        self.root_balance = material_balance(&self.root_game);
         let child = self.tree.child(ROOT, mv);
         self.tree = match (self.config.root, child) {
             (RootSelection::Puct, Some(child)) if self.tree.node(child).state == NodeState::Expanded => self.tree.subtree(child),
@@ -276,4 +276,10 @@ impl Search {
         self.selection.root_moved();
         Ok(())
     }
+}
+
+/// The material balance of `game`'s position for its side to move.
+fn material_balance(game: &Game) -> i32 {
+    let position = game.position();
+    Material::of(position.variant().id).evaluate(position)
 }
