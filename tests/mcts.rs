@@ -624,20 +624,36 @@ fn the_capture_utility_sees_the_pieces_a_move_leaves_to_be_taken() {
 
 /// A search moved on through a capture (as an engine's reused search is, move after move)
 /// measures what its leaves win from the new root: its children's values are those of a new
-/// search of the same position (a Gumbel root starts its tree afresh when it moves on).
+/// search of the same position. A Gumbel root starts its tree afresh when it moves on; a PUCT
+/// root would keep the subtree, whose values were measured from the old root's balance, and
+/// drops it instead. A move that leaves the material as it was keeps the subtree.
 #[test]
 fn the_capture_utility_measures_from_the_root_a_search_moved_on_to() {
     let start = game(VariantId::Shogi, "4k4/9/9/9/9/4p4/4R4/9/4K4 b - 1");
     let take = mv(VariantId::Shogi, "5g5f");
     let mut after = start.clone();
     after.play(take).unwrap();
-    let config = SearchConfig { capture_utility: 1.0, gumbel_considered: 64, ..config(RootSelection::Gumbel) };
-    let visits = after.legal_moves().len() as u32 + 1;
+    for root in [RootSelection::Gumbel, RootSelection::Puct] {
+        let config = SearchConfig { capture_utility: 1.0, gumbel_considered: 64, ..config(root) };
+        let visits = after.legal_moves().len() as u32 + 1;
+        let mut moved = Search::new(start.clone(), config);
+        run(&mut moved, 40, false, 3);
+        let child = moved.tree().child(ROOT, take).unwrap();
+        assert_eq!(moved.tree().node(child).state, NodeState::Expanded, "{root:?}");
+        moved.advance(take).unwrap();
+        run(&mut moved, visits, false, 3);
+        let mut fresh = Search::new(after.clone(), config);
+        run(&mut fresh, visits, false, 3);
+        assert_eq!(moved.root_moves(), fresh.root_moves(), "{root:?}");
+    }
+    // A quiet move keeps what was searched under it.
+    let config = SearchConfig { capture_utility: 1.0, ..config(RootSelection::Puct) };
     let mut moved = Search::new(start.clone(), config);
-    run(&mut moved, 8, false, 3);
-    moved.advance(take).unwrap();
-    run(&mut moved, visits, false, 3);
-    let mut fresh = Search::new(after, config);
-    run(&mut fresh, visits, false, 3);
-    assert_eq!(moved.root_moves(), fresh.root_moves());
+    run(&mut moved, 200, false, 3);
+    let quiet = mv(VariantId::Shogi, "5g4g");
+    let child = moved.tree().child(ROOT, quiet).unwrap();
+    let visits = moved.tree().node(child).visits;
+    assert!(moved.tree().node(child).state == NodeState::Expanded, "{visits} visits");
+    moved.advance(quiet).unwrap();
+    assert_eq!(moved.tree().node(ROOT).visits, visits);
 }

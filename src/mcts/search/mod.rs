@@ -260,14 +260,21 @@ impl Search {
     }
 
     /// Plays `mv` at the root and keeps the subtree under it (PUCT), or starts afresh (Gumbel:
-    /// sequential halving plans its visits from an empty root). `mv` must be legal.
+    /// sequential halving plans its visits from an empty root; or a capture utility whose
+    /// gains `mv` shifted). `mv` must be legal.
     pub fn advance(&mut self, mv: Move) -> Result<(), crate::rules::game::PlayError> {
         assert!(!self.pending, "advance during a simulation");
         self.root_game.play(mv)?;
-        self.root_balance = material_balance(&self.root_game);
+        // Leaves weigh in what they win since the root: when the move changed the material (a
+        // capture, a promotion), the kept values were measured from another balance, so go.
+        let balance = material_balance(&self.root_game);
+        let values_hold = self.config.capture_utility <= 0.0 || balance == -self.root_balance;
+        self.root_balance = balance;
         let child = self.tree.child(ROOT, mv);
         self.tree = match (self.config.root, child) {
-            (RootSelection::Puct, Some(child)) if self.tree.node(child).state == NodeState::Expanded => self.tree.subtree(child),
+            (RootSelection::Puct, Some(child)) if values_hold && self.tree.node(child).state == NodeState::Expanded => {
+                self.tree.subtree(child)
+            }
             _ => Tree::new(),
         };
         self.root_prepared = false;
