@@ -194,6 +194,7 @@ fn malformed_input_is_ignored_and_output_stays_protocol() {
         "setoption name Bogus value 3",
         "setoption name Threads value lots",
         "setoption name Device value gpu",
+        "setoption name CaptureUtility value 10001",
         "stop",
         "ponderhit",
     ] {
@@ -217,6 +218,47 @@ fn malformed_input_is_ignored_and_output_stays_protocol() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(stderr.contains("unknown command 'hello world'"), "{stderr}");
     assert!(stderr.contains("unknown option 'Bogus'"), "{stderr}");
+    assert!(stderr.contains("setoption name CaptureUtility value 10001: '10001' is not a number from 0 to 10000"), "{stderr}");
+}
+
+/// The score (centipawns) and the move of a `go nodes N` search of the engine's position.
+fn search(engine: &mut Process, nodes: u32) -> (i64, String) {
+    engine.send(&format!("go nodes {nodes}"));
+    let lines = engine.read_until(LONG, |l| l.starts_with("bestmove"));
+    let info = &lines[lines.len() - 2];
+    let words: Vec<&str> = info.split_whitespace().collect();
+    let at = words.iter().position(|&w| w == "cp").unwrap_or_else(|| panic!("no centipawn score: {info}"));
+    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap().to_string();
+    (words[at + 1].parse().unwrap(), best)
+}
+
+/// The CaptureUtility option: listed with the default `--capture-utility` gives it, and
+/// weighing in what a line wins by captures. With a rook free to take (and Black's own rook
+/// lost if it does not), a search at 100 takes it and reports it winning; at 0 the tiny random
+/// network's own search sees nothing of it.
+#[test]
+fn the_capture_utility_option_weighs_what_captures_win() {
+    let _serial = serial();
+    let model = model();
+    let mut engine = Process::start(&["usi", "--model", &model, "--capture-utility", "0.5"], None);
+    engine.send("usi");
+    let lines = engine.read_until(LONG, |l| l == "usiok");
+    assert!(lines.contains(&"option name CaptureUtility type spin default 50 min 0 max 10000".to_string()), "{lines:?}");
+    engine.send("isready");
+    engine.expect("readyok", LONG);
+    engine.send("position sfen 4k4/9/9/9/4r4/9/9/4R4/4K4 b - 1");
+    engine.send("setoption name CaptureUtility value 10000");
+    let (weighed, best) = search(&mut engine, 300);
+    assert_eq!(best, "5h5e");
+    engine.send("setoption name CaptureUtility value 0");
+    let (own, _) = search(&mut engine, 300);
+    assert!(weighed > 600 && own.abs() < 200, "at 100: {weighed} cp, at 0: {own} cp");
+    engine.send("quit");
+    assert!(engine.wait(LONG).success());
+    // A weight out of range is refused on the command line.
+    let out = Command::new(env!("CARGO_BIN_EXE_shogi-zero")).args(["usi", "--capture-utility=-1"]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--capture-utility: the capture utility must be from 0 to 100, not -1"));
 }
 
 #[test]

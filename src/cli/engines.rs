@@ -6,9 +6,10 @@ use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{bail, Context};
+use anyhow::{anyhow, bail, Context};
 use clap::Args;
 
+use crate::mcts::config::PLAY_CAPTURE_UTILITY;
 use crate::nn::checkpoint;
 use crate::protocol::usi_engine::{self, UsiSettings};
 use crate::protocol::xboard_engine::{self, XboardSettings};
@@ -28,11 +29,20 @@ pub struct UsiArgs {
     /// A cap on simulations per move (the Simulations option's default; 0: none).
     #[arg(long, default_value_t = 0)]
     sims: u32,
+    /// The weight of what a line wins by captures beside the network's value (the
+    /// CaptureUtility option's default, in hundredths there); 0 plays the network's own search.
+    #[arg(long, default_value_t = PLAY_CAPTURE_UTILITY)]
+    capture_utility: f32,
 }
 
 /// `shogi-zero usi`.
 pub fn run_usi(args: UsiArgs) -> anyhow::Result<ExitCode> {
-    let settings = UsiSettings { model: args.model, device: args.device.parse()?, simulations: args.sims };
+    let settings = UsiSettings {
+        model: args.model,
+        device: args.device.parse()?,
+        simulations: args.sims,
+        capture_utility: model::capture_utility_hundredths(args.capture_utility).map_err(|e| anyhow!("--capture-utility: {e}"))?,
+    };
     usi_engine::run(&settings, input::lines(io::stdin()), &mut io::stdout().lock())?;
     Ok(ExitCode::SUCCESS)
 }
@@ -59,6 +69,10 @@ pub struct XboardArgs {
     /// LibTorch's CPU threads for the network (a search evaluates one position at a time).
     #[arg(long, default_value_t = 1)]
     threads: u16,
+    /// The weight of what a line wins by captures beside the network's value (the
+    /// CaptureUtility option's default, in hundredths there); 0 plays the network's own search.
+    #[arg(long, default_value_t = PLAY_CAPTURE_UTILITY)]
+    capture_utility: f32,
 }
 
 /// `shogi-zero xboard`.
@@ -88,6 +102,7 @@ pub fn run_xboard(args: XboardArgs) -> anyhow::Result<ExitCode> {
         device: args.device.parse()?,
         simulations: args.sims,
         resign_percent: args.resign_percent,
+        capture_utility: model::capture_utility_hundredths(args.capture_utility).map_err(|e| anyhow!("--capture-utility: {e}"))?,
     };
     xboard_engine::run(&settings, input::lines(io::stdin()), &mut io::stdout().lock())?;
     Ok(ExitCode::SUCCESS)

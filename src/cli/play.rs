@@ -9,6 +9,7 @@ use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 
 use super::PositionArgs;
+use crate::mcts::config::PLAY_CAPTURE_UTILITY;
 use crate::mcts::Limits;
 use crate::nn::DeviceChoice;
 use crate::protocol::model;
@@ -51,6 +52,10 @@ pub struct PlayArgs {
     /// The engine resigns when its expected score falls below this percentage (0: never).
     #[arg(long, default_value_t = 2)]
     resign_percent: u32,
+    /// The weight of what a line wins by captures beside the network's value; 0 plays the
+    /// network's own search.
+    #[arg(long, default_value_t = PLAY_CAPTURE_UTILITY)]
+    capture_utility: f32,
 }
 
 pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
@@ -68,7 +73,9 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     };
     let path = model::resolve(args.model.as_deref(), variant)?;
     let model = model::load(&path, Some(variant), device).with_context(|| format!("cannot load the model {}", path.display()))?;
-    let mut engine = model::engine(&model, 0);
+    let search = model::search_config(args.capture_utility);
+    search.validate().map_err(|e| anyhow::anyhow!("--capture-utility: {e}"))?;
+    let mut engine = model::engine(&model, search, 0);
     if args.kanji && !has_kanji(variant) {
         eprintln!("note: kanji are drawn for standard shogi only; {variant} is drawn with letters");
     }

@@ -197,6 +197,15 @@ impl Engine {
         self.search = None;
     }
 
+    /// Searches with `config` from now on; the tree kept between moves goes with the old
+    /// settings, unless they are the same.
+    pub fn set_config(&mut self, config: SearchConfig) {
+        if config != self.config {
+            self.config = config;
+            self.search = None;
+        }
+    }
+
     /// Searches `game`'s current position within `limits` or until `stop` is set, calling
     /// `report` about twice a second; returns the final result. The tree of the previous
     /// search is reused when `game` continues the game searched before.

@@ -63,10 +63,31 @@ pub fn load(path: &Path, variant: Option<VariantId>, device: DeviceChoice) -> Re
     Model::load(path, variant, &inference(device))
 }
 
-/// An engine over `model` with a player's default search settings
-/// ([`SearchConfig::for_play`]); `seed` drives its random choices.
-pub fn engine(model: &Model, seed: u64) -> Engine {
-    Engine::new(Box::new(model.evaluator()), SearchConfig::for_play(), seed)
+/// The largest value of the protocols' `CaptureUtility` option, which gives the search's
+/// capture utility in hundredths.
+pub const MAX_CAPTURE_UTILITY: u32 = 10_000;
+
+/// A player's search settings ([`SearchConfig::for_play`]) with the capture utility at
+/// `capture_utility` (0 plays the network's own search).
+pub fn search_config(capture_utility: f32) -> SearchConfig {
+    SearchConfig { capture_utility, ..SearchConfig::for_play() }
+}
+
+/// `capture_utility` in the hundredths of the protocols' `CaptureUtility` option, or what is
+/// wrong with it.
+pub fn capture_utility_hundredths(capture_utility: f32) -> Result<u32, String> {
+    let hundredths = (capture_utility * 100.0).round();
+    if (0.0..=MAX_CAPTURE_UTILITY as f32).contains(&hundredths) {
+        Ok(hundredths as u32)
+    } else {
+        Err(format!("the capture utility must be from 0 to {}, not {capture_utility}", MAX_CAPTURE_UTILITY / 100))
+    }
+}
+
+/// An engine over `model` searching with `config` ([`search_config`]); `seed` drives its
+/// random choices.
+pub fn engine(model: &Model, config: SearchConfig, seed: u64) -> Engine {
+    Engine::new(Box::new(model.evaluator()), config, seed)
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{at, never, select, unbounded, Receiver, RecvError, Sender};
 
 use super::model;
-use crate::mcts::{EvaluatorError, Limits, Model, ModelError, SearchInfo};
+use crate::mcts::{EvaluatorError, Limits, Model, ModelError, SearchConfig, SearchInfo};
 use crate::nn::{DeviceChoice, ServerError};
 use crate::rules::{Game, VariantId};
 
@@ -34,6 +34,7 @@ pub fn open_limits(simulations: Option<u32>) -> Limits {
 
 enum Job {
     Think(Box<Game>, Limits),
+    Configure(SearchConfig),
     Clear,
 }
 
@@ -57,7 +58,7 @@ impl Searcher {
 
     /// An engine over `model` on a thread of its own.
     pub fn new(model: Model, seed: u64) -> Searcher {
-        let mut engine = model::engine(&model, seed);
+        let mut engine = model::engine(&model, SearchConfig::for_play(), seed);
         let (job_sender, jobs) = unbounded::<Job>();
         let (events_sender, events) = unbounded();
         let stop = Arc::new(AtomicBool::new(false));
@@ -74,6 +75,7 @@ impl Searcher {
                             break;
                         }
                     }
+                    Job::Configure(config) => engine.set_config(config),
                     Job::Clear => engine.clear(),
                 }
             }
@@ -92,6 +94,12 @@ impl Searcher {
         self.abort();
         self.stop.store(false, Ordering::SeqCst);
         self.busy = self.send(Job::Think(Box::new(game), limits));
+    }
+
+    /// Searches with `config` from the next search on (a player's default until then). Waits
+    /// for nothing: it happens after a running search.
+    pub fn configure(&self, config: SearchConfig) {
+        self.send(Job::Configure(config));
     }
 
     /// Asks the running search to end soon; its result still arrives as [`Event::Finished`].

@@ -12,8 +12,11 @@
 //! default model), `Device` (`cpu`, `cuda`, `cuda:N`), `Threads` (LibTorch's CPU threads for
 //! the network, default 1: a search evaluates one position at a time, which more threads speed
 //! up only for large networks), `Simulations` (a cap on simulations per move, 0 for none),
-//! `ResignPercent` (resign below this expected score, 0 never) and `MoveOverhead`
-//! (milliseconds kept back from every move's time, default 300).
+//! `ResignPercent` (resign below this expected score, 0 never), `MoveOverhead`
+//! (milliseconds kept back from every move's time, default 300) and `CaptureUtility` (the
+//! search's [`crate::mcts::SearchConfig::capture_utility`] in hundredths: 100, the default,
+//! weighs what a line wins by captures beside the network's value; 0 plays the network's own
+//! search).
 //!
 //! Output: `info depth D seldepth S nodes N nps X time T score cp C|mate M pv ...` about twice a
 //! second and before every `bestmove`. Depth is the mean depth of the search's leaves, seldepth
@@ -49,6 +52,8 @@ pub struct UsiSettings {
     pub device: DeviceChoice,
     /// `Simulations`' default (0: no cap).
     pub simulations: u32,
+    /// `CaptureUtility`'s default, in hundredths.
+    pub capture_utility: u32,
 }
 
 /// Runs the USI engine on the lines of `input`, writing to `out`, until `quit` or the end of input.
@@ -62,6 +67,7 @@ pub fn run(settings: &UsiSettings, input: Receiver<String>, out: &mut dyn Write)
         resign_percent: 2,
         overhead_ms: 300,
         ponder: true,
+        capture_utility: settings.capture_utility,
     };
     let mut usi = Usi { out, options, loaded: None, game: new_game(Position::start(VariantId::Shogi)), search: None };
     let result = serve(&mut usi, &input);
@@ -79,6 +85,7 @@ struct Options {
     resign_percent: u32,
     overhead_ms: u64,
     ponder: bool,
+    capture_utility: u32,
 }
 
 /// What a loaded searcher was loaded with.
@@ -205,6 +212,7 @@ impl Usi<'_> {
             format!("option name Simulations type spin default {} min 0 max 100000000", o.simulations),
             format!("option name ResignPercent type spin default {} min 0 max 50", o.resign_percent),
             format!("option name MoveOverhead type spin default {} min 0 max 60000", o.overhead_ms),
+            format!("option name CaptureUtility type spin default {} min 0 max {}", o.capture_utility, model::MAX_CAPTURE_UTILITY),
             "usiok".to_string(),
         ];
         for line in lines {
@@ -275,6 +283,7 @@ impl Usi<'_> {
             "simulations" => o.simulations = number(100_000_000)? as u32,
             "resignpercent" => o.resign_percent = number(50)? as u32,
             "moveoverhead" => o.overhead_ms = number(60_000)?,
+            "captureutility" => o.capture_utility = number(model::MAX_CAPTURE_UTILITY.into())? as u32,
             _ => return Err(format!("unknown option '{name}'")),
         }
         Ok(())
@@ -315,6 +324,7 @@ impl Usi<'_> {
         let simulations = cap.or((!unbounded).then_some(Limits::DEFAULT_SIMULATIONS));
         let deadline = if go.ponder || go.infinite { None } else { budget.and_then(clock::deadline) };
         let Some((_, searcher)) = self.loaded.as_mut() else { return Ok(()) };
+        searcher.configure(model::search_config(self.options.capture_utility as f32 / 100.0));
         searcher.start(self.game.clone(), open_limits(simulations));
         self.search = Some(Running { game: self.game.clone(), go, deadline, stopped: false, held: None });
         Ok(())

@@ -17,7 +17,9 @@
 //! `go`, `force`, `?`, `ping`, `level`, `st`, `sd` (accepted, not used: the search has no depth
 //! limit), `time`, `otim`, `post`, `nopost`, `undo`, `remove`, `result`, `quit`; `hard`, `easy`,
 //! `random`, `computer`, `name`, `rating`, `ics`, `draw`, `hint`, `bk`, `accepted` and
-//! `rejected` are accepted and do nothing. Anything else gets `Error (unknown command): ...`;
+//! `rejected` are accepted and do nothing. `option CaptureUtility=N` sets the one option the
+//! engine announces: the search's [`crate::mcts::SearchConfig::capture_utility`] in
+//! hundredths (100 by default; 0 plays the network's own search). Anything else gets `Error (unknown command): ...`;
 //! a refused move `Illegal move: ...`.
 
 use std::io::{self, Write};
@@ -50,6 +52,8 @@ pub struct XboardSettings {
     pub simulations: u32,
     /// Resign below this expected score, in percent (0: never).
     pub resign_percent: u32,
+    /// The `CaptureUtility` option, in hundredths.
+    pub capture_utility: u32,
 }
 
 /// Writes a log line to standard error, starting with `#`: XBoard reads an engine's standard
@@ -207,6 +211,7 @@ impl XBoard<'_> {
                 Ok(_) => {}
                 Err(_) => self.send(&format!("Error (bad parameters): {line}"))?,
             },
+            "option" => self.set_option(rest)?,
             "post" => self.post = true,
             "nopost" => self.post = false,
             "quit" => return Ok(false),
@@ -217,6 +222,7 @@ impl XBoard<'_> {
 
     fn protover(&mut self) -> io::Result<()> {
         self.send("feature done=0")?;
+        self.send(&format!("feature option=\"CaptureUtility -spin {} 0 {}\"", self.settings.capture_utility, model::MAX_CAPTURE_UTILITY))?;
         self.ensure_loaded(self.variant);
         let variants: Vec<&str> = std::iter::once(self.settings.variant)
             .chain(VariantId::ALL.into_iter().filter(|&v| v != VariantId::Shogi && v != self.settings.variant))
@@ -292,6 +298,21 @@ impl XBoard<'_> {
     }
 
     /// A command that is not one: a move when it reads as one, else an error.
+    /// `option NAME=VALUE`.
+    fn set_option(&mut self, text: &str) -> io::Result<()> {
+        let value = match text.split_once('=') {
+            Some((name, value)) if name.trim() == "CaptureUtility" => {
+                value.trim().parse::<u32>().ok().filter(|&v| v <= model::MAX_CAPTURE_UTILITY)
+            }
+            _ => return self.send(&format!("Error (unknown option): {text}")),
+        };
+        match value {
+            Some(value) => self.settings.capture_utility = value,
+            None => self.send(&format!("Error (CaptureUtility takes 0 to {}): {text}", model::MAX_CAPTURE_UTILITY))?,
+        }
+        Ok(())
+    }
+
     fn unknown_or_move(&mut self, line: &str) -> io::Result<()> {
         match xboard::parse(self.game.position(), line) {
             Err(MoveError::Syntax { .. }) => self.send(&format!("Error (unknown command): {line}")),
@@ -341,6 +362,7 @@ impl XBoard<'_> {
         let cap = (self.settings.simulations > 0).then_some(self.settings.simulations);
         let simulations = if budget.is_some() { cap } else { cap.or(Some(Limits::DEFAULT_SIMULATIONS)) };
         let Some((_, searcher)) = self.loaded.as_mut() else { return Ok(()) };
+        searcher.configure(model::search_config(self.settings.capture_utility as f32 / 100.0));
         searcher.start(self.game.clone(), open_limits(simulations));
         self.thinking = Some(Thinking { game: self.game.clone(), deadline: budget.and_then(clock::deadline) });
         Ok(())
