@@ -224,10 +224,27 @@ fn player_specs_parse_and_print() {
         let error = bad.parse::<PlayerSpec>().unwrap_err().to_string();
         assert!(error.contains("contempt"), "{bad}: {error}");
     }
+    let repeating: PlayerSpec = "run/f?two_fold_draws=on".parse().unwrap();
+    assert_eq!(
+        repeating,
+        PlayerSpec::Checkpoint { path: PathBuf::from("run/f"), search: SearchOptions { two_fold_draws: true, ..SearchOptions::default() } }
+    );
+    let error = "run/f?two_fold_draws=yes".parse::<PlayerSpec>().unwrap_err().to_string();
+    assert!(error.contains("two_fold_draws=on or two_fold_draws=off"), "{error}");
     // Printing and reading back gives the same spec.
-    for spec in
-        [PlayerSpec::Random, PlayerSpec::AlphaBeta { depth: 2 }, usi, xboard, unguarded, leaves, gumbel, weighted, capturing, contemptuous]
-    {
+    for spec in [
+        PlayerSpec::Random,
+        PlayerSpec::AlphaBeta { depth: 2 },
+        usi,
+        xboard,
+        unguarded,
+        leaves,
+        gumbel,
+        weighted,
+        capturing,
+        contemptuous,
+        repeating,
+    ] {
         assert_eq!(spec.to_string().parse::<PlayerSpec>().unwrap(), spec);
     }
 }
@@ -237,12 +254,13 @@ fn player_specs_parse_and_print() {
 #[test]
 fn a_checkpoint_specs_options_set_its_search() {
     let PlayerSpec::Checkpoint { search, .. } =
-        "run/b?root=gumbel&royal_guard=off&material_utility=0.25&capture_utility=0.5&contempt=0.3".parse().unwrap()
+        "run/b?root=gumbel&royal_guard=off&material_utility=0.25&capture_utility=0.5&contempt=0.3&two_fold_draws=on".parse().unwrap()
     else {
         panic!()
     };
     let searched = search.search_config();
     assert_eq!((searched.root, searched.royal_guard, searched.royal_capture_leaves), (RootSelection::Gumbel, false, false));
+    assert!(searched.two_fold_draws);
     assert_eq!((searched.material_utility, searched.capture_utility, searched.contempt), (0.25, 0.5, 0.3));
     // A plain checkpoint searches as a player does: the capture utility on; self-play's
     // default has it off.

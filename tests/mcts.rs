@@ -657,3 +657,33 @@ fn the_capture_utility_measures_from_the_root_a_search_moved_on_to() {
     moved.advance(quiet).unwrap();
     assert_eq!(moved.tree().node(ROOT).visits, visits);
 }
+
+/// With two-fold draws a position of the tree that repeats one of the game's is scored as a
+/// draw by the rules, unless the move into it gave check (perpetual check loses in shogi):
+/// after 5i4i 5a4a 4i5i 4a5a, the king's 5i4i goes back to the position after the first move;
+/// after the rook's checks 1h1a 5a5b 1a1b 5b5a, 1b1a repeats the first check and is left to
+/// the network. Without the option every repetition is evaluated.
+#[test]
+fn two_fold_draws_score_a_repeated_position_as_a_draw_unless_it_was_reached_by_check() {
+    let played = |start: &str, moves: &str| {
+        let mut g = game(VariantId::Shogi, start);
+        for m in moves.split_whitespace() {
+            g.play(mv(VariantId::Shogi, m)).unwrap();
+        }
+        g
+    };
+    let kings = played("4k4/9/9/9/9/9/9/9/4K4 b - 1", "5i4i 5a4a 4i5i 4a5a");
+    let checks = played("4k4/9/9/9/9/9/9/8R/4K4 b - 1", "1h1a 5a5b 1a1b 5b5a");
+    let state = |g: &Game, two_fold_draws: bool, m: &str| {
+        let mut search = Search::new(g.clone(), SearchConfig { two_fold_draws, ..config(RootSelection::Puct) });
+        run(&mut search, 200, false, 1);
+        let child = search.tree().child(ROOT, mv(VariantId::Shogi, m)).unwrap();
+        assert!(search.tree().node(child).visits > 0, "{m}");
+        search.tree().node(child).state
+    };
+    assert_eq!(state(&kings, true, "5i4i"), NodeState::Terminal(0.0));
+    assert_eq!(state(&kings, true, "5i6i"), NodeState::Expanded);
+    assert_eq!(state(&kings, false, "5i4i"), NodeState::Expanded);
+    assert_eq!(state(&checks, true, "1b1a"), NodeState::Expanded);
+    assert_eq!(state(&checks, true, "5i4i"), NodeState::Expanded);
+}

@@ -14,8 +14,8 @@
 //!   halving, as self-play searches) instead of PUCT, `material_utility=<weight>` weighs the
 //!   network's material prediction into the search's values, `capture_utility=<weight>` the
 //!   material won since the root, captures still to make counted, `contempt=<0 to 1>` values
-//!   the network's draw probability against the player (see [`crate::mcts::SearchConfig`]);
-//!   join them with `&`.
+//!   the network's draw probability against the player, `two_fold_draws=on` scores a repeated
+//!   position in the tree as a draw (see [`crate::mcts::SearchConfig`]); join them with `&`.
 //!
 //! The engine command is split at spaces (`usi:fairy-stockfish --flag`); a bare name is looked up
 //! on `PATH` and then in `/usr/games` (where Debian installs engines). Keys after `?`:
@@ -259,6 +259,8 @@ pub struct SearchOptions {
     pub capture_utility: f32,
     /// [`crate::mcts::SearchConfig::contempt`].
     pub contempt: f32,
+    /// [`crate::mcts::SearchConfig::two_fold_draws`].
+    pub two_fold_draws: bool,
 }
 
 impl Default for SearchOptions {
@@ -272,6 +274,7 @@ impl Default for SearchOptions {
             material_utility: search.material_utility,
             capture_utility: search.capture_utility,
             contempt: search.contempt,
+            two_fold_draws: search.two_fold_draws,
         }
     }
 }
@@ -286,6 +289,7 @@ impl SearchOptions {
             material_utility: self.material_utility,
             capture_utility: self.capture_utility,
             contempt: self.contempt,
+            two_fold_draws: self.two_fold_draws,
             ..crate::mcts::SearchConfig::for_play()
         }
     }
@@ -336,6 +340,7 @@ impl FromStr for PlayerSpec {
                 match key {
                     "royal_guard" => search.royal_guard = on_off(value)?,
                     "royal_capture_leaves" => search.royal_capture_leaves = on_off(value)?,
+                    "two_fold_draws" => search.two_fold_draws = on_off(value)?,
                     "root" => search.root = RootSelection::from_name(value).ok_or_else(|| bad("use root=puct or root=gumbel"))?,
                     "material_utility" => search.material_utility = weight(value)?,
                     "capture_utility" => search.capture_utility = weight(value)?,
@@ -348,7 +353,7 @@ impl FromStr for PlayerSpec {
                     }
                     _ => {
                         return Err(bad(
-                            "a checkpoint takes only royal_guard=on|off, royal_capture_leaves=on|off, root=puct|gumbel, material_utility=<weight>, capture_utility=<weight> and contempt=<0 to 1>",
+                            "a checkpoint takes only royal_guard=on|off, royal_capture_leaves=on|off, root=puct|gumbel, material_utility=<weight>, capture_utility=<weight>, contempt=<0 to 1> and two_fold_draws=on|off",
                         ))
                     }
                 }
@@ -404,6 +409,9 @@ impl fmt::Display for PlayerSpec {
                 }
                 if search.contempt != default.contempt {
                     params.push(format!("contempt={}", search.contempt));
+                }
+                if search.two_fold_draws != default.two_fold_draws {
+                    params.push(format!("two_fold_draws={}", on_off(search.two_fold_draws)));
                 }
                 if !params.is_empty() {
                     write!(f, "?{}", params.join("&"))?;

@@ -111,6 +111,13 @@ pub struct SearchConfig {
     /// lines it sees drawn. 0 (the default) scores a draw as even. For play: self-play always
     /// turns it off (one tree serves both sides there).
     pub contempt: f32,
+    /// Positions in the tree that repeat an earlier position of the game, reached by a move
+    /// that gave no check, are scored as draws (lc0's two-fold draws) in the variants where a
+    /// fourth occurrence ends the game (shogi, chu, Heian dai): a repetition can be forced
+    /// from there, and a side ahead no longer shuffles toward one while its network sees every
+    /// move as won. A repetition by checks is left to the rules (the perpetual checker loses).
+    /// Off by default.
+    pub two_fold_draws: bool,
 }
 
 impl SearchConfig {
@@ -146,6 +153,7 @@ impl Default for SearchConfig {
             material_utility: 0.0,
             capture_utility: 0.0,
             contempt: 0.0,
+            two_fold_draws: false,
         }
     }
 }

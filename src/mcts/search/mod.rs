@@ -25,6 +25,7 @@ use super::tree::{NodeId, NodeState, Tree, ROOT};
 use crate::material_search::MaterialSearch;
 use crate::nn::Evaluation;
 use crate::rules::material::Material;
+use crate::rules::variant::RepetitionRule;
 use crate::rules::{Color, Game, Move, MoveList};
 
 /// A search over the future of one game.
@@ -167,6 +168,9 @@ impl Search {
                         None if id != ROOT && self.leaf_royal_hangs() => {
                             self.tree.node_mut(id).state = NodeState::Terminal(-1.0);
                         }
+                        None if id != ROOT && self.leaf_repeats() => {
+                            self.tree.node_mut(id).state = NodeState::Terminal(0.0);
+                        }
                         None => {
                             self.leaf_moves = self.leaf.legal_moves();
                             self.pending = true;
@@ -198,6 +202,18 @@ impl Search {
     fn leaf_royal_hangs(&self) -> bool {
         let position = self.leaf.position();
         self.config.royal_capture_leaves && position.only_royal_en_prise(position.side_to_move().opponent())
+    }
+
+    /// Whether the leaf repeats an earlier position of the game, reached by a move that gave
+    /// no check (with [`SearchConfig::two_fold_draws`], where a fourth occurrence ends the
+    /// game): scored as a draw by the rules rather than by the evaluator. Its line from the
+    /// game's start is fixed, so the score holds when the tree is reused.
+    fn leaf_repeats(&self) -> bool {
+        let position = self.leaf.position();
+        self.config.two_fold_draws
+            && position.variant().spec.repetition == RepetitionRule::FourthOccurrence
+            && self.leaf.repetitions() > 0
+            && !position.in_check(position.side_to_move())
     }
 
     /// Takes in the evaluation of the pending leaf: priors in the order of
