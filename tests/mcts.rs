@@ -623,39 +623,61 @@ fn the_capture_utility_sees_the_pieces_a_move_leaves_to_be_taken() {
 }
 
 /// A search moved on through a capture (as an engine's reused search is, move after move)
-/// measures what its leaves win from the new root: its children's values are those of a new
-/// search of the same position. A Gumbel root starts its tree afresh when it moves on; a PUCT
-/// root would keep the subtree, whose values were measured from the old root's balance, and
-/// drops it instead. A move that leaves the material as it was keeps the subtree.
+/// measures what its leaves win from the new root. A Gumbel root starts its tree afresh when it
+/// moves on: its children's values are those of a new search of the same position. A PUCT root
+/// keeps the subtree and measures its values again: each kept position is worth what a new
+/// search finds it worth, and every node's sum of values is its own value and its children's
+/// sums backed up, as the simulations would have left them.
 #[test]
 fn the_capture_utility_measures_from_the_root_a_search_moved_on_to() {
     let start = game(VariantId::Shogi, "4k4/9/9/9/9/4p4/4R4/9/4K4 b - 1");
     let take = mv(VariantId::Shogi, "5g5f");
     let mut after = start.clone();
     after.play(take).unwrap();
-    for root in [RootSelection::Gumbel, RootSelection::Puct] {
-        let config = SearchConfig { capture_utility: 1.0, gumbel_considered: 64, ..config(root) };
-        let visits = after.legal_moves().len() as u32 + 1;
-        let mut moved = Search::new(start.clone(), config);
-        run(&mut moved, 40, false, 3);
-        let child = moved.tree().child(ROOT, take).unwrap();
-        assert_eq!(moved.tree().node(child).state, NodeState::Expanded, "{root:?}");
-        moved.advance(take).unwrap();
-        run(&mut moved, visits, false, 3);
-        let mut fresh = Search::new(after.clone(), config);
-        run(&mut fresh, visits, false, 3);
-        assert_eq!(moved.root_moves(), fresh.root_moves(), "{root:?}");
+    let visit_all = |root| SearchConfig { capture_utility: 1.0, gumbel_considered: 64, ..config(root) };
+    let visits = after.legal_moves().len() as u32 + 1;
+    let mut fresh = Search::new(after.clone(), visit_all(RootSelection::Gumbel));
+    run(&mut fresh, visits, false, 3);
+    let mut moved = Search::new(start.clone(), visit_all(RootSelection::Gumbel));
+    run(&mut moved, 40, false, 3);
+    moved.advance(take).unwrap();
+    run(&mut moved, visits, false, 3);
+    assert_eq!(moved.root_moves(), fresh.root_moves());
+
+    let mut moved = Search::new(start.clone(), visit_all(RootSelection::Puct));
+    run(&mut moved, 300, false, 3);
+    let child = moved.tree().child(ROOT, take).unwrap();
+    let kept = moved.tree().node(child).visits;
+    assert!(kept > 10, "{kept} visits");
+    moved.advance(take).unwrap();
+    let tree = moved.tree();
+    assert_eq!(tree.node(ROOT).visits, kept);
+    let mut compared = 0;
+    for c in tree.node(ROOT).children().filter(|&c| tree.node(c).state == NodeState::Expanded) {
+        let anew = fresh.tree().child(ROOT, tree.node(c).mv).unwrap();
+        assert!((tree.node(c).raw_value - fresh.tree().node(anew).raw_value).abs() < 1e-6, "{:?}", tree.node(c).mv);
+        compared += 1;
     }
-    // A quiet move keeps what was searched under it.
+    assert!(compared > 0);
+    for id in tree.ids() {
+        let node = tree.node(id);
+        let want = match node.state {
+            NodeState::New => 0.0,
+            NodeState::Terminal(value) => node.visits as f32 * value,
+            NodeState::Expanded => -node.raw_value - node.children().map(|c| tree.node(c).value_sum).sum::<f32>(),
+        };
+        assert!((node.value_sum - want).abs() < 1e-3, "node {id}: {} against {want}", node.value_sum);
+    }
+    // A quiet move keeps what was searched under it as it was.
     let config = SearchConfig { capture_utility: 1.0, ..config(RootSelection::Puct) };
     let mut moved = Search::new(start.clone(), config);
     run(&mut moved, 200, false, 3);
     let quiet = mv(VariantId::Shogi, "5g4g");
     let child = moved.tree().child(ROOT, quiet).unwrap();
-    let visits = moved.tree().node(child).visits;
+    let (visits, sum) = (moved.tree().node(child).visits, moved.tree().node(child).value_sum);
     assert!(moved.tree().node(child).state == NodeState::Expanded, "{visits} visits");
     moved.advance(quiet).unwrap();
-    assert_eq!(moved.tree().node(ROOT).visits, visits);
+    assert_eq!((moved.tree().node(ROOT).visits, moved.tree().node(ROOT).value_sum), (visits, sum));
 }
 
 /// With two-fold draws a position of the tree that repeats one of the game's is scored as a

@@ -35,8 +35,16 @@ pub struct Node {
     /// Sum of their draw probabilities.
     pub draw_sum: f32,
     /// The value the search took from the evaluator for this node's position, for the side to move
-    /// there ([`super::SearchConfig::leaf_value`]: W - L, with the material utility if any).
+    /// there ([`super::SearchConfig::leaf_value`]: W - L, with the material utility if any),
+    /// with the capture utility's gain weighed in.
     pub raw_value: f32,
+    /// That value before the capture gain, and the evaluator's draw probability, kept so that
+    /// the value can be measured again from another root.
+    pub net_value: f32,
+    pub draw: f32,
+    /// The quiescence score for the side to move here that the capture gain is measured from
+    /// (0 without the capture utility).
+    pub material: i32,
     pub state: NodeState,
     /// Children: `first_child .. first_child + child_count`.
     pub first_child: NodeId,
@@ -45,7 +53,20 @@ pub struct Node {
 
 impl Node {
     fn new(mv: Move, prior: f32) -> Node {
-        Node { mv, prior, visits: 0, value_sum: 0.0, draw_sum: 0.0, raw_value: 0.0, state: NodeState::New, first_child: 0, child_count: 0 }
+        Node {
+            mv,
+            prior,
+            visits: 0,
+            value_sum: 0.0,
+            draw_sum: 0.0,
+            raw_value: 0.0,
+            net_value: 0.0,
+            draw: 0.0,
+            material: 0,
+            state: NodeState::New,
+            first_child: 0,
+            child_count: 0,
+        }
     }
 
     /// The mean value for the player who made the node's move, if visited.
@@ -95,6 +116,11 @@ impl Tree {
     /// Always false: the root exists.
     pub fn is_empty(&self) -> bool {
         self.nodes.is_empty()
+    }
+
+    /// The ids of the nodes, each node's children after it (a parent is always created first).
+    pub fn ids(&self) -> std::ops::Range<NodeId> {
+        0..self.nodes.len() as NodeId
     }
 
     /// Creates the children of `id`, one per `(move, prior)`, and marks it expanded.

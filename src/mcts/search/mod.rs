@@ -223,26 +223,69 @@ impl Search {
         assert_eq!(evaluation.priors.len(), self.leaf_moves.len(), "one prior per legal move");
         self.pending = false;
         let id = *self.path.last().expect("the path starts at the root");
-        let gain = self.leaf_capture_gain();
-        let value = self.config.with_capture_gain(self.config.leaf_value(evaluation), gain);
-        self.tree.node_mut(id).raw_value = value;
+        let net_value = self.config.leaf_value(evaluation);
+        let material = self.leaf_material();
+        let value = self.value_from_root(net_value, material, self.path.len() - 1);
+        let node = self.tree.node_mut(id);
+        (node.raw_value, node.net_value, node.draw, node.material) = (value, net_value, evaluation.wdl[1], material);
         self.tree.expand(id, self.leaf_moves.iter().copied().zip(evaluation.priors.iter().copied()));
         self.finish_simulation(-value, evaluation.wdl[1]);
     }
 
-    /// The material the leaf's side to move has won since the root, counting what it still
-    /// wins there by captures alone, in mean pieces of the start position (0 unless
-    /// [`SearchConfig::capture_utility`] asks for it).
-    fn leaf_capture_gain(&mut self) -> f32 {
+    /// The material of the leaf's side to move, counting what it still wins there by captures
+    /// alone (0 unless [`SearchConfig::capture_utility`] asks for it).
+    fn leaf_material(&mut self) -> i32 {
         if self.config.capture_utility <= 0.0 {
-            return 0.0;
+            return 0;
         }
         // The searcher makes and unmakes moves; a copy of the leaf (plain data) lends it one.
         let mut position = self.leaf.position().clone();
-        let root_side = position.side_to_move() == self.root_game.position().side_to_move();
-        let root_balance = if root_side { self.root_balance } else { -self.root_balance };
-        let score = self.captures.quiescence_score(&mut position);
-        (score - root_balance) as f32 / Material::of(position.variant().id).mean_start_piece()
+        self.captures.quiescence_score(&mut position)
+    }
+
+    /// The value of a position `depth` plies below the root for its side to move: the
+    /// evaluator's `net_value` with what its `material` gains over the root's balance weighed
+    /// in (in mean pieces of the start position; [`SearchConfig::with_capture_gain`]).
+    fn value_from_root(&self, net_value: f32, material: i32, depth: usize) -> f32 {
+        if self.config.capture_utility <= 0.0 {
+            return net_value;
+        }
+        let root_balance = if depth % 2 == 0 { self.root_balance } else { -self.root_balance };
+        let unit = Material::of(self.root_game.position().variant().id).mean_start_piece();
+        self.config.with_capture_gain(net_value, (material - root_balance) as f32 / unit)
+    }
+
+    /// Measures the kept tree's values again from the current root (after the root moved
+    /// through a move that changed the material): each expanded node's value from its stored
+    /// evaluation, and every visit count's sum of values rebuilt from the leaves up, as
+    /// [`Search::finish_simulation`] backs them up.
+    fn revalue(&mut self) {
+        let mut depth = vec![0usize; self.tree.len()];
+        for id in self.tree.ids() {
+            let node = self.tree.node(id);
+            for child in node.children() {
+                depth[child as usize] = depth[id as usize] + 1;
+            }
+        }
+        // Children come after their parent: walking backwards meets every child first.
+        let mut sums = vec![0.0f32; self.tree.len()];
+        for id in self.tree.ids().rev() {
+            let d = depth[id as usize];
+            let contempt = if d % 2 == 1 { -self.config.contempt } else { self.config.contempt };
+            let node = self.tree.node(id);
+            let sum = match node.state {
+                NodeState::New => 0.0,
+                NodeState::Terminal(value) => node.visits as f32 * (value + contempt * if value == 0.0 { 1.0 } else { 0.0 }),
+                NodeState::Expanded => {
+                    let value = self.value_from_root(node.net_value, node.material, d);
+                    let below: f32 = node.children().map(|c| sums[c as usize]).sum();
+                    self.tree.node_mut(id).raw_value = value;
+                    -value + contempt * self.tree.node(id).draw - below
+                }
+            };
+            sums[id as usize] = sum;
+            self.tree.node_mut(id).value_sum = sum;
+        }
     }
 
     /// Backs up `value` (for the player who made the leaf's move) and `draw` along the path,
@@ -276,23 +319,25 @@ impl Search {
     }
 
     /// Plays `mv` at the root and keeps the subtree under it (PUCT), or starts afresh (Gumbel:
-    /// sequential halving plans its visits from an empty root; or a capture utility whose
-    /// gains `mv` shifted). `mv` must be legal.
+    /// sequential halving plans its visits from an empty root). With the capture utility, a
+    /// move that changes the material has the kept values measured again from the new root.
+    /// `mv` must be legal.
     pub fn advance(&mut self, mv: Move) -> Result<(), crate::rules::game::PlayError> {
         assert!(!self.pending, "advance during a simulation");
         self.root_game.play(mv)?;
         // Leaves weigh in what they win since the root: when the move changed the material (a
-        // capture, a promotion), the kept values were measured from another balance, so go.
+        // capture, a promotion), the kept values are measured again from the new balance.
         let balance = material_balance(&self.root_game);
         let values_hold = self.config.capture_utility <= 0.0 || balance == -self.root_balance;
         self.root_balance = balance;
         let child = self.tree.child(ROOT, mv);
         self.tree = match (self.config.root, child) {
-            (RootSelection::Puct, Some(child)) if values_hold && self.tree.node(child).state == NodeState::Expanded => {
-                self.tree.subtree(child)
-            }
+            (RootSelection::Puct, Some(child)) if self.tree.node(child).state == NodeState::Expanded => self.tree.subtree(child),
             _ => Tree::new(),
         };
+        if !values_hold {
+            self.revalue();
+        }
         self.root_prepared = false;
         self.winning = None;
         self.mate_line.clear();
