@@ -250,7 +250,7 @@ impl Search {
         if self.config.capture_utility <= 0.0 {
             return net_value;
         }
-        let root_balance = if depth % 2 == 0 { self.root_balance } else { -self.root_balance };
+        let root_balance = if depth.is_multiple_of(2) { self.root_balance } else { -self.root_balance };
         let unit = Material::of(self.root_game.position().variant().id).mean_start_piece();
         self.config.with_capture_gain(net_value, (material - root_balance) as f32 / unit)
     }
