@@ -73,6 +73,12 @@ pub fn search_config(capture_utility: f32) -> SearchConfig {
     SearchConfig { capture_utility, ..SearchConfig::for_play() }
 }
 
+/// [`search_config`] with the capture utility given in the hundredths of the protocols'
+/// `CaptureUtility` option.
+pub fn search_config_in_hundredths(capture_utility: u32) -> SearchConfig {
+    search_config(capture_utility as f32 / 100.0)
+}
+
 /// `capture_utility` in the hundredths of the protocols' `CaptureUtility` option, or what is
 /// wrong with it.
 pub fn capture_utility_hundredths(capture_utility: f32) -> Result<u32, String> {

@@ -324,7 +324,7 @@ impl Usi<'_> {
         let simulations = cap.or((!unbounded).then_some(Limits::DEFAULT_SIMULATIONS));
         let deadline = if go.ponder || go.infinite { None } else { budget.and_then(clock::deadline) };
         let Some((_, searcher)) = self.loaded.as_mut() else { return Ok(()) };
-        searcher.configure(model::search_config(self.options.capture_utility as f32 / 100.0));
+        searcher.configure(model::search_config_in_hundredths(self.options.capture_utility));
         searcher.start(self.game.clone(), open_limits(simulations));
         self.search = Some(Running { game: self.game.clone(), go, deadline, stopped: false, held: None });
         Ok(())

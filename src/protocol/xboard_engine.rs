@@ -19,8 +19,8 @@
 //! `random`, `computer`, `name`, `rating`, `ics`, `draw`, `hint`, `bk`, `accepted` and
 //! `rejected` are accepted and do nothing. `option CaptureUtility=N` sets the one option the
 //! engine announces: the search's [`crate::mcts::SearchConfig::capture_utility`] in
-//! hundredths (100 by default; 0 plays the network's own search). Anything else gets `Error (unknown command): ...`;
-//! a refused move `Illegal move: ...`.
+//! hundredths (100 by default; 0 plays the network's own search). Anything else gets
+//! `Error (unknown command): ...`; a refused move `Illegal move: ...`.
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -297,7 +297,6 @@ impl XBoard<'_> {
         }
     }
 
-    /// A command that is not one: a move when it reads as one, else an error.
     /// `option NAME=VALUE`.
     fn set_option(&mut self, text: &str) -> io::Result<()> {
         let value = match text.split_once('=') {
@@ -313,6 +312,7 @@ impl XBoard<'_> {
         Ok(())
     }
 
+    /// A command that is not one: a move when it reads as one, else an error.
     fn unknown_or_move(&mut self, line: &str) -> io::Result<()> {
         match xboard::parse(self.game.position(), line) {
             Err(MoveError::Syntax { .. }) => self.send(&format!("Error (unknown command): {line}")),
@@ -362,7 +362,7 @@ impl XBoard<'_> {
         let cap = (self.settings.simulations > 0).then_some(self.settings.simulations);
         let simulations = if budget.is_some() { cap } else { cap.or(Some(Limits::DEFAULT_SIMULATIONS)) };
         let Some((_, searcher)) = self.loaded.as_mut() else { return Ok(()) };
-        searcher.configure(model::search_config(self.settings.capture_utility as f32 / 100.0));
+        searcher.configure(model::search_config_in_hundredths(self.settings.capture_utility));
         searcher.start(self.game.clone(), open_limits(simulations));
         self.thinking = Some(Thinking { game: self.game.clone(), deadline: budget.and_then(clock::deadline) });
         Ok(())

@@ -152,7 +152,7 @@ impl Search {
                         self.path.push(id);
                     }
                     NodeState::Terminal(value) => {
-                        self.finish_simulation(value, if value == 0.0 { 1.0 } else { 0.0 });
+                        self.finish_simulation(value, terminal_draw(value));
                         break;
                     }
                     NodeState::New => match self.settled_leaf().outcome() {
@@ -271,11 +271,11 @@ impl Search {
         let mut sums = vec![0.0f32; self.tree.len()];
         for id in self.tree.ids().rev() {
             let d = depth[id as usize];
-            let contempt = if d % 2 == 1 { -self.config.contempt } else { self.config.contempt };
+            let contempt = self.leaf_contempt(d);
             let node = self.tree.node(id);
             let sum = match node.state {
                 NodeState::New => 0.0,
-                NodeState::Terminal(value) => node.visits as f32 * (value + contempt * if value == 0.0 { 1.0 } else { 0.0 }),
+                NodeState::Terminal(value) => node.visits as f32 * (value + contempt * terminal_draw(value)),
                 NodeState::Expanded => {
                     let value = self.value_from_root(node.net_value, node.material, d);
                     let below: f32 = node.children().map(|c| sums[c as usize]).sum();
@@ -288,13 +288,21 @@ impl Search {
         }
     }
 
+    /// The weight of a draw for the player who made the move into a leaf `depth` plies below
+    /// the root: -[`SearchConfig::contempt`] when that is the root's side (an odd depth), +it
+    /// for the opponent.
+    fn leaf_contempt(&self, depth: usize) -> f32 {
+        if depth % 2 == 1 {
+            -self.config.contempt
+        } else {
+            self.config.contempt
+        }
+    }
+
     /// Backs up `value` (for the player who made the leaf's move) and `draw` along the path,
     /// with the [`SearchConfig::contempt`] of the root's side for the draw.
     fn finish_simulation(&mut self, value: f32, draw: f32) {
-        // The root's side made the leaf's move when the leaf is an odd number of plies down.
-        let root_side_moved = self.path.len().is_multiple_of(2);
-        let contempt = if root_side_moved { -self.config.contempt } else { self.config.contempt };
-        let mut value = value + contempt * draw;
+        let mut value = value + self.leaf_contempt(self.path.len() - 1) * draw;
         for &id in self.path.iter().rev() {
             let node = self.tree.node_mut(id);
             node.visits += 1;
@@ -343,6 +351,15 @@ impl Search {
         self.mate_line.clear();
         self.selection.root_moved();
         Ok(())
+    }
+}
+
+/// The draw probability of a position the rules decided, from its `value` (win, draw or loss).
+fn terminal_draw(value: f32) -> f32 {
+    if value == 0.0 {
+        1.0
+    } else {
+        0.0
     }
 }
 
