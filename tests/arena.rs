@@ -231,6 +231,15 @@ fn player_specs_parse_and_print() {
     );
     let error = "run/f?two_fold_draws=yes".parse::<PlayerSpec>().unwrap_err().to_string();
     assert!(error.contains("two_fold_draws=on or two_fold_draws=off"), "{error}");
+    let pursuing: PlayerSpec = "run/g?pursuit_utility=0.5".parse().unwrap();
+    assert_eq!(
+        pursuing,
+        PlayerSpec::Checkpoint { path: PathBuf::from("run/g"), search: SearchOptions { pursuit_utility: 0.5, ..SearchOptions::default() } }
+    );
+    for bad in ["run/g?pursuit_utility=-0.5", "run/g?pursuit_utility=2", "run/g?pursuit_utility=far"] {
+        let error = bad.parse::<PlayerSpec>().unwrap_err().to_string();
+        assert!(error.contains("pursuit_utility=<a number from 0 to 1>"), "{bad}: {error}");
+    }
     // Printing and reading back gives the same spec.
     for spec in [
         PlayerSpec::Random,
@@ -244,6 +253,7 @@ fn player_specs_parse_and_print() {
         capturing,
         contemptuous,
         repeating,
+        pursuing,
     ] {
         assert_eq!(spec.to_string().parse::<PlayerSpec>().unwrap(), spec);
     }
@@ -254,7 +264,9 @@ fn player_specs_parse_and_print() {
 #[test]
 fn a_checkpoint_specs_options_set_its_search() {
     let PlayerSpec::Checkpoint { search, .. } =
-        "run/b?root=gumbel&royal_guard=off&material_utility=0.25&capture_utility=0.5&contempt=0.3&two_fold_draws=on".parse().unwrap()
+        "run/b?root=gumbel&royal_guard=off&material_utility=0.25&capture_utility=0.5&contempt=0.3&two_fold_draws=on&pursuit_utility=0.4"
+            .parse()
+            .unwrap()
     else {
         panic!()
     };
@@ -262,6 +274,7 @@ fn a_checkpoint_specs_options_set_its_search() {
     assert_eq!((searched.root, searched.royal_guard, searched.royal_capture_leaves), (RootSelection::Gumbel, false, false));
     assert!(searched.two_fold_draws);
     assert_eq!((searched.material_utility, searched.capture_utility, searched.contempt), (0.25, 0.5, 0.3));
+    assert_eq!(searched.pursuit_utility, 0.4);
     // A plain checkpoint searches as a player does: the capture utility on; self-play's
     // default has it off.
     assert_eq!(SearchOptions::default().search_config(), SearchConfig::for_play());

@@ -11,6 +11,7 @@ use rand_chacha::ChaCha8Rng;
 use shogi_zero::material_search::MaterialSearch;
 use shogi_zero::mcts::config::QUIESCENCE_PLIES;
 use shogi_zero::mcts::mate::find_mate;
+use shogi_zero::mcts::pursuit::pursuit;
 use shogi_zero::mcts::tree::{NodeState, ROOT};
 use shogi_zero::mcts::{Engine, Evaluator, EvaluatorError, Limits, RootSelection, Search, SearchConfig, UniformEvaluator};
 use shogi_zero::nn::Evaluation;
@@ -708,4 +709,65 @@ fn two_fold_draws_score_a_repeated_position_as_a_draw_unless_it_was_reached_by_c
     assert_eq!(state(&kings, false, "5i4i"), NodeState::Expanded);
     assert_eq!(state(&checks, true, "1b1a"), NodeState::Expanded);
     assert_eq!(state(&checks, true, "5i4i"), NodeState::Expanded);
+}
+
+/// A chu position where Black, with two rooks, two bishops and a gold against a gold, is far
+/// ahead; White's king on 6a, his gold on 1a, out of reach. `rook` is where Black's first rook stands.
+fn chu_far_ahead(rook: &str, side: &str) -> Game {
+    let id = VariantId::ChuShogi;
+    let pieces = [("6a", "k"), ("1a", "g"), ("1l", "K"), (rook, "R"), ("11l", "R"), ("10l", "B"), ("9l", "B"), ("8l", "G")];
+    game(id, &board(id, &pieces, side, "-"))
+}
+
+#[test]
+fn the_pursuit_score_counts_a_decisive_lead_and_grows_as_the_side_ahead_closes_in() {
+    // No lead, or a lead of one piece: no score.
+    assert_eq!(pursuit(&Position::start(VariantId::ChuShogi)), 0.0);
+    let id = VariantId::ChuShogi;
+    let one_up = board(id, &[("6a", "k"), ("12a", "g"), ("1l", "K"), ("8l", "G"), ("7l", "G")], "b", "-");
+    assert_eq!(pursuit(game(id, &one_up).position()), 0.0);
+    // Far ahead: positive for the side ahead to move, the same negated for the side behind.
+    let far = pursuit(chu_far_ahead("12k", "b").position());
+    assert!(far > 0.0 && far <= 1.0, "{far}");
+    assert_eq!(pursuit(chu_far_ahead("12k", "w").position()), -far);
+    // A rook two steps from the king, covering its squares, scores higher than one far off.
+    let near = pursuit(chu_far_ahead("6c", "b").position());
+    assert!(near > far + 0.1, "near {near}, far {far}");
+    // A rook next to the king stays within the bounds.
+    assert!(pursuit(chu_far_ahead("5b", "b").position()) <= 1.0);
+}
+
+#[test]
+fn the_pursuit_utility_moves_a_value_toward_the_bound_of_the_side_ahead() {
+    let weighted = |w: f32| SearchConfig { pursuit_utility: w, ..SearchConfig::default() };
+    assert_eq!(weighted(0.0).with_pursuit(0.3, 1.0), 0.3);
+    assert_eq!(weighted(1.0).with_pursuit(0.3, 0.0), 0.3);
+    assert!((weighted(1.0).with_pursuit(0.3, 1.0) - 1.0).abs() < 1e-6);
+    assert!((weighted(1.0).with_pursuit(0.3, -1.0) + 1.0).abs() < 1e-6);
+    assert!((weighted(0.5).with_pursuit(0.2, 0.5) - (0.2 + 0.25 * 0.8)).abs() < 1e-6);
+    assert!((weighted(0.5).with_pursuit(0.2, -0.5) - (0.2 - 0.25 * 1.2)).abs() < 1e-6);
+    for bad in [-0.1, 1.5, f32::NAN] {
+        let error = weighted(bad).validate().unwrap_err().to_string();
+        assert!(error.contains("pursuit_utility"), "{error}");
+    }
+}
+
+/// With values that tell no move apart (a uniform evaluator), a search with the pursuit
+/// utility plays the move that closes in the most on the enemy king; without it, another.
+#[test]
+fn a_search_with_the_pursuit_utility_closes_in_where_its_values_are_even() {
+    let g = chu_far_ahead("12k", "b");
+    let position = g.position().clone();
+    let before = pursuit(&position);
+    let after = |w: f32| {
+        let mut search = Search::new(g.clone(), SearchConfig { pursuit_utility: w, ..config(RootSelection::Puct) });
+        run(&mut search, 400, false, 5);
+        let best = search.best_move().unwrap();
+        // The score of the position after the move, for the side that made it.
+        -pursuit(&position.after(best).unwrap())
+    };
+    let most = g.legal_moves().iter().map(|&m| -pursuit(&position.after(m).unwrap())).fold(f32::MIN, f32::max);
+    let (pursued, unaided) = (after(1.0), after(0.0));
+    assert!(pursued > before && pursued == most, "before {before}, after {pursued}, the most a move gives {most}");
+    assert!(unaided < pursued, "without the utility: {unaided}");
 }

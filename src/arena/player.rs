@@ -15,7 +15,8 @@
 //!   network's material prediction into the search's values, `capture_utility=<weight>` the
 //!   material won since the root, captures still to make counted, `contempt=<0 to 1>` values
 //!   the network's draw probability against the player, `two_fold_draws=on` scores a repeated
-//!   position in the tree as a draw (see [`crate::mcts::SearchConfig`]); join them with `&`.
+//!   position in the tree as a draw, `pursuit_utility=<0 to 1>` weighs in how a side far
+//!   ahead closes in on the enemy royal pieces (see [`crate::mcts::SearchConfig`]); join them with `&`.
 //!
 //! The engine command is split at spaces (`usi:fairy-stockfish --flag`); a bare name is looked up
 //! on `PATH` and then in `/usr/games` (where Debian installs engines). Keys after `?`:
@@ -261,6 +262,8 @@ pub struct SearchOptions {
     pub contempt: f32,
     /// [`crate::mcts::SearchConfig::two_fold_draws`].
     pub two_fold_draws: bool,
+    /// [`crate::mcts::SearchConfig::pursuit_utility`].
+    pub pursuit_utility: f32,
 }
 
 impl Default for SearchOptions {
@@ -275,6 +278,7 @@ impl Default for SearchOptions {
             capture_utility: search.capture_utility,
             contempt: search.contempt,
             two_fold_draws: search.two_fold_draws,
+            pursuit_utility: search.pursuit_utility,
         }
     }
 }
@@ -290,6 +294,7 @@ impl SearchOptions {
             capture_utility: self.capture_utility,
             contempt: self.contempt,
             two_fold_draws: self.two_fold_draws,
+            pursuit_utility: self.pursuit_utility,
             ..crate::mcts::SearchConfig::for_play()
         }
     }
@@ -337,6 +342,13 @@ impl FromStr for PlayerSpec {
                         .filter(|w: &f32| w.is_finite() && *w >= 0.0)
                         .ok_or_else(|| bad(&format!("use {key}=<a number >= 0>")))
                 };
+                let share = |value: &str| {
+                    value
+                        .parse()
+                        .ok()
+                        .filter(|w: &f32| (0.0..=1.0).contains(w))
+                        .ok_or_else(|| bad(&format!("use {key}=<a number from 0 to 1>")))
+                };
                 match key {
                     "royal_guard" => search.royal_guard = on_off(value)?,
                     "royal_capture_leaves" => search.royal_capture_leaves = on_off(value)?,
@@ -344,16 +356,11 @@ impl FromStr for PlayerSpec {
                     "root" => search.root = RootSelection::from_name(value).ok_or_else(|| bad("use root=puct or root=gumbel"))?,
                     "material_utility" => search.material_utility = weight(value)?,
                     "capture_utility" => search.capture_utility = weight(value)?,
-                    "contempt" => {
-                        search.contempt = value
-                            .parse()
-                            .ok()
-                            .filter(|c: &f32| (0.0..=1.0).contains(c))
-                            .ok_or_else(|| bad("use contempt=<a number from 0 to 1>"))?
-                    }
+                    "contempt" => search.contempt = share(value)?,
+                    "pursuit_utility" => search.pursuit_utility = share(value)?,
                     _ => {
                         return Err(bad(
-                            "a checkpoint takes only royal_guard=on|off, royal_capture_leaves=on|off, root=puct|gumbel, material_utility=<weight>, capture_utility=<weight>, contempt=<0 to 1> and two_fold_draws=on|off",
+                            "a checkpoint takes only royal_guard=on|off, royal_capture_leaves=on|off, root=puct|gumbel, material_utility=<weight>, capture_utility=<weight>, contempt=<0 to 1>, pursuit_utility=<0 to 1> and two_fold_draws=on|off",
                         ))
                     }
                 }
@@ -412,6 +419,9 @@ impl fmt::Display for PlayerSpec {
                 }
                 if search.two_fold_draws != default.two_fold_draws {
                     params.push(format!("two_fold_draws={}", on_off(search.two_fold_draws)));
+                }
+                if search.pursuit_utility != default.pursuit_utility {
+                    params.push(format!("pursuit_utility={}", search.pursuit_utility));
                 }
                 if !params.is_empty() {
                     write!(f, "?{}", params.join("&"))?;

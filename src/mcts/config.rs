@@ -118,6 +118,13 @@ pub struct SearchConfig {
     /// move as won. A repetition by checks is left to the rules (the perpetual checker loses).
     /// Off by default.
     pub two_fold_draws: bool,
+    /// Weight, 0 to 1, of the pursuit score ([`super::pursuit`]) in a leaf's value: where one
+    /// side leads by [`super::pursuit::DECISIVE_LEAD`] mean pieces or more, the network's value v
+    /// of the side ahead moves a share w * p of the way toward a win, for the pursuit score p of
+    /// its pieces closing in on the enemy royal pieces (and the side behind toward a loss), so
+    /// that a side far ahead makes progress where its network sees every quiet move as equal.
+    /// 0 (the default) leaves the value alone. A hand-written aid, not learned.
+    pub pursuit_utility: f32,
 }
 
 impl SearchConfig {
@@ -154,6 +161,7 @@ impl Default for SearchConfig {
             capture_utility: 0.0,
             contempt: 0.0,
             two_fold_draws: false,
+            pursuit_utility: 0.0,
         }
     }
 }
@@ -180,6 +188,8 @@ impl SearchConfig {
         non_negative("forced_playouts_k", self.forced_playouts_k)?;
         non_negative("material_utility", self.material_utility)?;
         non_negative("capture_utility", self.capture_utility)?;
+        let w = self.pursuit_utility;
+        check("pursuit_utility", (0.0..=1.0).contains(&w), "between 0 and 1", w.to_string())?;
         let c = self.contempt;
         check("contempt", (0.0..=1.0).contains(&c), "between 0 and 1", c.to_string())?;
         let m = self.gumbel_considered;
@@ -198,6 +208,18 @@ impl SearchConfig {
         match evaluation.material.filter(|_| self.material_utility > 0.0) {
             Some(material) => (win - loss + self.material_utility * material.tanh()) / (1.0 + self.material_utility),
             None => win - loss,
+        }
+    }
+
+    /// `value` of a leaf's side to move with its pursuit score `pursuit` (from -1 to 1, see
+    /// [`super::pursuit::pursuit`]) weighed in by [`SearchConfig::pursuit_utility`]: moved that
+    /// share of the way toward 1 (toward -1 for a negative score), so that it stays within both.
+    pub fn with_pursuit(&self, value: f32, pursuit: f32) -> f32 {
+        let share = self.pursuit_utility * pursuit;
+        if share >= 0.0 {
+            value + share * (1.0 - value)
+        } else {
+            value + share * (1.0 + value)
         }
     }
 

@@ -9,6 +9,7 @@
 //!   mate search, royal guard) and results (move, policy target, values, lines) in submodules.
 //! - [`evaluator`]: the network (through the inference server) or uniform priors.
 //! - [`mate`]: the forced-mate search at the root (shogi).
+//! - [`pursuit`]: how a side far ahead closes in on the enemy royal pieces (a search aid).
 //! - [`bench`]: simulations per second with a uniform evaluator (`bench search`).
 //! - [`engine`]: a model served for many engines, and an engine that thinks within limits.
 
@@ -17,6 +18,7 @@ pub mod config;
 pub mod engine;
 pub mod evaluator;
 pub mod mate;
+pub mod pursuit;
 pub mod search;
 pub mod tree;
 

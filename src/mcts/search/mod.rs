@@ -223,13 +223,22 @@ impl Search {
         assert_eq!(evaluation.priors.len(), self.leaf_moves.len(), "one prior per legal move");
         self.pending = false;
         let id = *self.path.last().expect("the path starts at the root");
-        let net_value = self.config.leaf_value(evaluation);
+        let net_value = self.config.with_pursuit(self.config.leaf_value(evaluation), self.leaf_pursuit());
         let material = self.leaf_material();
         let value = self.value_from_root(net_value, material, self.path.len() - 1);
         let node = self.tree.node_mut(id);
         (node.raw_value, node.net_value, node.draw, node.material) = (value, net_value, evaluation.wdl[1], material);
         self.tree.expand(id, self.leaf_moves.iter().copied().zip(evaluation.priors.iter().copied()));
         self.finish_simulation(-value, evaluation.wdl[1]);
+    }
+
+    /// The pursuit score of the leaf's side to move (0 unless
+    /// [`SearchConfig::pursuit_utility`] asks for it).
+    fn leaf_pursuit(&self) -> f32 {
+        if self.config.pursuit_utility <= 0.0 {
+            return 0.0;
+        }
+        super::pursuit::pursuit(self.leaf.position())
     }
 
     /// The material of the leaf's side to move, counting what it still wins there by captures
