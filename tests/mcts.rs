@@ -623,6 +623,36 @@ fn the_capture_utility_sees_the_pieces_a_move_leaves_to_be_taken() {
     assert_eq!(error.field, "search.capture_utility");
 }
 
+/// Priors even and the game very likely drawn: the evaluator's draw probability alone leaves
+/// no room for a value far from even.
+struct DrawishEvaluator;
+
+impl Evaluator for DrawishEvaluator {
+    fn evaluate(&mut self, _game: &Game, moves: &[Move]) -> Result<Evaluation, EvaluatorError> {
+        let priors = vec![1.0 / moves.len() as f32; moves.len()];
+        Ok(Evaluation { priors, wdl: [0.1, 0.8, 0.1], moves_left: 0.0, material: None })
+    }
+}
+
+/// The capture utility moves a root's value further from even than the evaluator's draw
+/// probability allows (a free rook to take, every position seen 80% drawn): the root's
+/// win, draw and loss stay a distribution whose win minus loss is the root's value, as the
+/// replay files that self-play writes with the option on require.
+#[test]
+fn the_root_value_stays_a_distribution_when_the_capture_utility_moves_it() {
+    let start = game(VariantId::Shogi, "4k4/9/9/9/9/4r4/4R4/9/4K4 b - 1");
+    let mut search = Search::new(start, SearchConfig { capture_utility: 1.0, ..config(RootSelection::Puct) });
+    run_with(&mut DrawishEvaluator, &mut search, 200, false, 1);
+    let moves = search.root_moves();
+    let visits = moves.iter().map(|&(_, n, _)| n as f32).sum::<f32>();
+    let children = moves.iter().map(|&(_, n, q)| n as f32 * q.unwrap_or(0.0)).sum::<f32>() / visits;
+    assert!(children > 0.3, "taking the rook should make the root look good: {children}");
+    let [win, draw, loss] = search.root_wdl();
+    assert!([win, draw, loss].iter().all(|p| (0.0..=1.0).contains(p)), "{win} {draw} {loss}");
+    assert!((win + draw + loss - 1.0).abs() < 1e-5, "{win} {draw} {loss}");
+    assert!(win - loss > 0.3 && draw < 0.7, "the draw gives way to the value: {win} {draw} {loss}");
+}
+
 /// A search moved on through a capture (as an engine's reused search is, move after move)
 /// measures what its leaves win from the new root. A Gumbel root starts its tree afresh when it
 /// moves on: its children's values are those of a new search of the same position. A PUCT root

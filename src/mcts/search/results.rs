@@ -116,7 +116,10 @@ impl Search {
             .collect()
     }
 
-    /// The root's value for its side to move: win, draw, loss probabilities.
+    /// The root's value for its side to move: win, draw, loss probabilities. Their win minus
+    /// loss is the root's value; where the aids of the search (capture, pursuit) moved that value
+    /// further from even than the evaluator's draw probability allows, the draw probability gives
+    /// way, so that the three stay a distribution (self-play records them).
     pub fn root_wdl(&self) -> [f32; 3] {
         if self.winning.is_some() {
             return [1.0, 0.0, 0.0];
@@ -125,11 +128,10 @@ impl Search {
         if root.visits == 0 {
             return [0.0, 1.0, 0.0];
         }
-        let q = -root.value_sum / root.visits as f32;
-        let draw = (root.draw_sum / root.visits as f32).clamp(0.0, 1.0);
-        let win = ((1.0 - draw + q) / 2.0).clamp(0.0, 1.0);
-        let loss = (1.0 - draw - win).max(0.0);
-        [win, draw, loss]
+        let q = (-root.value_sum / root.visits as f32).clamp(-1.0, 1.0);
+        let draw = (root.draw_sum / root.visits as f32).clamp(0.0, 1.0 - q.abs());
+        let win = (1.0 - draw + q) / 2.0;
+        [win, draw, 1.0 - draw - win]
     }
 
     /// The principal variation: the winning move (and the line of a forced mate) when one was
