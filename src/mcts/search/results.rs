@@ -130,7 +130,8 @@ impl Search {
         }
         let q = (-root.value_sum / root.visits as f32).clamp(-1.0, 1.0);
         let draw = (root.draw_sum / root.visits as f32).clamp(0.0, 1.0 - q.abs());
-        let win = (1.0 - draw + q) / 2.0;
+        // Clamped: at a value of exactly -(1 - draw) rounding can leave the win at -1e-8.
+        let win = ((1.0 - draw + q) / 2.0).clamp(0.0, 1.0 - draw);
         [win, draw, 1.0 - draw - win]
     }
 
