@@ -911,6 +911,8 @@ fn arena_command_plays_and_reports() {
         "100",
         "--seed",
         "4",
+        "--threads",
+        "1",
         "--out",
         out.to_str().unwrap(),
     ]);
@@ -925,6 +927,7 @@ fn arena_command_plays_and_reports() {
         (vec!["--player", "random"], "exactly two --player"),
         (vec!["--player", "random", "--player", "random", "--sprt", "0,10"], "four numbers"),
         (vec!["--player", "random", "--player", "random", "--games", "0"], "--games"),
+        (vec!["--player", "random", "--player", "random", "--threads", "0"], "--threads"),
         (vec!["--player", "random", "--player", "usi:/bin/cat?timeout=200"], "did not answer 'usi'"),
     ] {
         let mut all = vec!["arena", "--variant", "shogi"];

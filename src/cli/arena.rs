@@ -103,9 +103,21 @@ struct MatchSettings {
     /// Ply cap of every game (default: the variant's).
     #[arg(long)]
     ply_cap: Option<u32>,
+    /// LibTorch's CPU threads for the checkpoint players' networks [default: LibTorch's, one a
+    /// core]. Give 1 when other work (another match, a training run) shares the cores: LibTorch
+    /// threads that outnumber the free cores wait on each other.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
 }
 
 impl MatchSettings {
+    /// Applies `--threads` to LibTorch, before any network is built.
+    fn apply_threads(&self) {
+        if let Some(threads) = self.threads {
+            tch::set_num_threads(i32::from(threads));
+        }
+    }
+
     /// The match configuration for `variant`.
     fn config(&self, variant: VariantId, default_games: u32) -> anyhow::Result<MatchConfig> {
         let mut rules = GameRules::default_for(variant.variant());
@@ -152,6 +164,7 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<ExitCode> {
     }
     let variant: VariantId = args.variant.as_deref().unwrap_or_default().parse()?;
     ensure!(args.players.len() == 2, "give exactly two --player options (got {})", args.players.len());
+    args.settings.apply_threads();
     let players = [player_factory(&args.players[0], variant)?, player_factory(&args.players[1], variant)?];
     let mut config = args.settings.config(variant, DEFAULT_MATCH_GAMES)?;
     config.sprt = args.sprt.as_deref().map(str::parse::<Sprt>).transpose()?;
@@ -207,6 +220,7 @@ fn run_ladder_command(args: LadderArgs) -> anyhow::Result<ExitCode> {
         "none" => None,
         text => Some(text.parse::<PlayerSpec>()?),
     };
+    args.settings.apply_threads();
     let config = LadderConfig {
         run: args.run.clone(),
         anchor,
