@@ -5,13 +5,15 @@
 # opponent's program or folder name), and a summary of them all in <model>/anchors.json.
 #   scripts/anchors.sh <variant> <model-folder> <opponent>...
 # Opponents are arena players: alphabeta:2, a model folder, 'usi:fairy-stockfish?depth=1'...
-# GAMES (default 40) and SIMS (default 64) in the environment change the settings. Matches are
-# played with `arena --resume`: one a kill cut short goes on from the games it recorded, and a
-# finished one plays nothing more.
+# GAMES (default 40) and SIMS (default 64) in the environment change the settings; THREADS
+# sets the model's LibTorch threads (`arena --threads`; 1 when other work shares the cores,
+# which otherwise slows every match several-fold). Matches are played with `arena --resume`:
+# one a kill cut short goes on from the games it recorded, and a finished one plays nothing
+# more.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 if [[ $# -lt 3 ]]; then
-    sed -n '2,10p' "$0" >&2
+    sed -n '2,12p' "$0" >&2
     exit 2
 fi
 variant="$1" model="$2"
@@ -25,7 +27,8 @@ for opponent in "$@"; do
     name="$(basename "${name%% *}" | tr ':' '_')"
     folder="$model/anchors/$name"
     "$root/scripts/shogi-zero" arena --variant "$variant" --player "$model" --player "$opponent" \
-        --games "${GAMES:-40}" --sims "${SIMS:-64}" --random-opening-plies 4 --concurrency 2 --out "$folder" --resume >&2
+        --games "${GAMES:-40}" --sims "${SIMS:-64}" --random-opening-plies 4 --concurrency 2 --out "$folder" --resume \
+        ${THREADS:+--threads "$THREADS"} >&2
     summary+="$separator{\"opponent\": \"$opponent\", \"results\": $(cat "$folder/results.json")}"
     separator=", "
 done
