@@ -6,10 +6,10 @@
 #   scripts/anchors.sh <variant> <model-folder> <opponent>...
 # Opponents are arena players: alphabeta:2, a model folder, 'usi:fairy-stockfish?depth=1'...
 # GAMES (default 40) and SIMS (default 64) in the environment change the settings; THREADS
-# sets the model's LibTorch threads (`arena --threads`; 1 when other work shares the cores,
-# which otherwise slows every match several-fold). Matches are played with `arena --resume`:
-# one a kill cut short goes on from the games it recorded, and a finished one plays nothing
-# more.
+# sets the checkpoint players' LibTorch threads (`arena --threads`; 1 when other work shares
+# the cores, which otherwise slows every match several-fold). Matches are played with
+# `arena --resume`: one a kill cut short goes on from the games it recorded, and a finished
+# one plays nothing more.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 if [[ $# -lt 3 ]]; then
