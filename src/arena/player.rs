@@ -13,7 +13,8 @@
 //!   of royal captures in the tree on, `root=gumbel` makes the root a Gumbel root (sequential
 //!   halving, as self-play searches) instead of PUCT, `material_utility=<weight>` weighs the
 //!   network's material prediction into the search's values, `capture_utility=<weight>` the
-//!   material won since the root, captures still to make counted, `contempt=<0 to 1>` values
+//!   material won since the root, captures still to make counted, `unmet_threats=on` counts
+//!   there the second most costly of the mover's threatened pieces too, `contempt=<0 to 1>` values
 //!   the network's draw probability against the player, `two_fold_draws=on` scores a repeated
 //!   position in the tree as a draw, `pursuit_utility=<0 to 1>` weighs in how a side far
 //!   ahead closes in on the enemy royal pieces (see [`crate::mcts::SearchConfig`]); join them with `&`.
@@ -258,6 +259,8 @@ pub struct SearchOptions {
     pub material_utility: f32,
     /// [`crate::mcts::SearchConfig::capture_utility`].
     pub capture_utility: f32,
+    /// [`crate::mcts::SearchConfig::unmet_threats`].
+    pub unmet_threats: bool,
     /// [`crate::mcts::SearchConfig::contempt`].
     pub contempt: f32,
     /// [`crate::mcts::SearchConfig::two_fold_draws`].
@@ -276,6 +279,7 @@ impl Default for SearchOptions {
             root: search.root,
             material_utility: search.material_utility,
             capture_utility: search.capture_utility,
+            unmet_threats: search.unmet_threats,
             contempt: search.contempt,
             two_fold_draws: search.two_fold_draws,
             pursuit_utility: search.pursuit_utility,
@@ -292,6 +296,7 @@ impl SearchOptions {
             root: self.root,
             material_utility: self.material_utility,
             capture_utility: self.capture_utility,
+            unmet_threats: self.unmet_threats,
             contempt: self.contempt,
             two_fold_draws: self.two_fold_draws,
             pursuit_utility: self.pursuit_utility,
@@ -353,6 +358,7 @@ impl FromStr for PlayerSpec {
                     "royal_guard" => search.royal_guard = on_off(value)?,
                     "royal_capture_leaves" => search.royal_capture_leaves = on_off(value)?,
                     "two_fold_draws" => search.two_fold_draws = on_off(value)?,
+                    "unmet_threats" => search.unmet_threats = on_off(value)?,
                     "root" => search.root = RootSelection::from_name(value).ok_or_else(|| bad("use root=puct or root=gumbel"))?,
                     "material_utility" => search.material_utility = weight(value)?,
                     "capture_utility" => search.capture_utility = weight(value)?,
@@ -360,7 +366,7 @@ impl FromStr for PlayerSpec {
                     "pursuit_utility" => search.pursuit_utility = share(value)?,
                     _ => {
                         return Err(bad(
-                            "a checkpoint takes only royal_guard=on|off, royal_capture_leaves=on|off, root=puct|gumbel, material_utility=<weight>, capture_utility=<weight>, contempt=<0 to 1>, pursuit_utility=<0 to 1> and two_fold_draws=on|off",
+                            "a checkpoint takes only royal_guard=on|off, royal_capture_leaves=on|off, root=puct|gumbel, material_utility=<weight>, capture_utility=<weight>, unmet_threats=on|off, contempt=<0 to 1>, pursuit_utility=<0 to 1> and two_fold_draws=on|off",
                         ))
                     }
                 }
@@ -413,6 +419,9 @@ impl fmt::Display for PlayerSpec {
                 }
                 if search.capture_utility != default.capture_utility {
                     params.push(format!("capture_utility={}", search.capture_utility));
+                }
+                if search.unmet_threats != default.unmet_threats {
+                    params.push(format!("unmet_threats={}", on_off(search.unmet_threats)));
                 }
                 if search.contempt != default.contempt {
                     params.push(format!("contempt={}", search.contempt));

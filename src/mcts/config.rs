@@ -105,6 +105,13 @@ pub struct SearchConfig {
     /// network does not see it. 0 (the default) leaves the value alone. A hand-written aid, not
     /// learned; it costs a quiescence search a leaf (`bench search --capture-utility 1`).
     pub capture_utility: f32,
+    /// The capture utility's quiescence search also counts the threats against the leaf's side
+    /// to move that one move cannot meet ([`crate::material_search::MaterialSearch::unmet_threat`]:
+    /// of its attacked pieces, undefended or attacked by a cheaper piece, the second most
+    /// costly to lose) where it stands on the balance, so that a position with loose pieces a
+    /// long-range piece can fork looks as bad as it is. Off by default; nothing without the
+    /// capture utility.
+    pub unmet_threats: bool,
     /// Contempt for a draw, 0 to 1 (lc0's contempt in spirit): the search values every
     /// position's draw probability d at -contempt * d for the side to move at the root and at
     /// +contempt * d for its opponent, so that it prefers lines the network sees decided to
@@ -159,6 +166,7 @@ impl Default for SearchConfig {
             royal_capture_leaves: false,
             material_utility: 0.0,
             capture_utility: 0.0,
+            unmet_threats: false,
             contempt: 0.0,
             two_fold_draws: false,
             pursuit_utility: 0.0,

@@ -37,6 +37,15 @@ impl AttackMap {
         map
     }
 
+    /// The attacks of `by` from steps, rides and jumps alone: exact on the squares of its own
+    /// pieces (how well each is defended) in every variant, as [`AttackMap::of`] is there, and
+    /// cheaper where the variant's other attacks need its move generator.
+    pub fn defence_of(pos: &Position, by: Color) -> AttackMap {
+        let mut map = AttackMap { count: [0; BOARD_CELLS], cheapest: [NONE; BOARD_CELLS] };
+        map.add_steps_rides_and_jumps(pos, by, Material::of(pos.variant().id));
+        map
+    }
+
     /// How many pieces attack `sq`.
     pub fn count(&self, sq: Square) -> u8 {
         self.count[sq.index() % BOARD_CELLS]

@@ -249,7 +249,11 @@ impl Search {
         }
         // The searcher makes and unmakes moves; a copy of the leaf (plain data) lends it one.
         let mut position = self.leaf.position().clone();
-        self.captures.quiescence_score(&mut position)
+        if self.config.unmet_threats {
+            self.captures.quiescence_score_under_threats(&mut position)
+        } else {
+            self.captures.quiescence_score(&mut position)
+        }
     }
 
     /// The value of a position `depth` plies below the root for its side to move: the
