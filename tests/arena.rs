@@ -247,6 +247,11 @@ fn player_specs_parse_and_print() {
     );
     let error = "run/h?unmet_threats=2".parse::<PlayerSpec>().unwrap_err().to_string();
     assert!(error.contains("unmet_threats=on or unmet_threats=off"), "{error}");
+    let guarded: PlayerSpec = "run/h?material_guard=on".parse().unwrap();
+    assert_eq!(
+        guarded,
+        PlayerSpec::Checkpoint { path: PathBuf::from("run/h"), search: SearchOptions { material_guard: true, ..SearchOptions::default() } }
+    );
     // Printing and reading back gives the same spec.
     for spec in [
         PlayerSpec::Random,
@@ -262,6 +267,7 @@ fn player_specs_parse_and_print() {
         repeating,
         pursuing,
         threatened,
+        guarded,
     ] {
         assert_eq!(spec.to_string().parse::<PlayerSpec>().unwrap(), spec);
     }
@@ -272,7 +278,7 @@ fn player_specs_parse_and_print() {
 #[test]
 fn a_checkpoint_specs_options_set_its_search() {
     let PlayerSpec::Checkpoint { search, .. } =
-        "run/b?root=gumbel&royal_guard=off&material_utility=0.25&capture_utility=0.5&contempt=0.3&two_fold_draws=on&pursuit_utility=0.4&unmet_threats=on"
+        "run/b?root=gumbel&royal_guard=off&material_utility=0.25&capture_utility=0.5&contempt=0.3&two_fold_draws=on&pursuit_utility=0.4&unmet_threats=on&material_guard=on"
             .parse()
             .unwrap()
     else {
@@ -283,7 +289,7 @@ fn a_checkpoint_specs_options_set_its_search() {
     assert!(searched.two_fold_draws);
     assert_eq!((searched.material_utility, searched.capture_utility, searched.contempt), (0.25, 0.5, 0.3));
     assert_eq!(searched.pursuit_utility, 0.4);
-    assert!(searched.unmet_threats);
+    assert!(searched.unmet_threats && searched.material_guard);
     // A plain checkpoint searches as a player does: the capture utility on; self-play's
     // default has it off.
     assert_eq!(SearchOptions::default().search_config(), SearchConfig::for_play());

@@ -20,6 +20,11 @@ use shogi_zero::rules::{Color, EndReason, Game, GameRules, Move, Position, Varia
 
 use common::{board, game, mv, play_all};
 
+/// Black's rook on 2e is attacked by White's silver on 3d, which the gold on 3c defends: only
+/// rook moves keep it, those to 2d, 2c, 3e and 4e put it where White takes it, and those to 2b
+/// and 2a can promote it to a dragon (worth more).
+const SHOGI_ROOK_ATTACKED: &str = "4k4/9/6g2/6s2/7R1/9/9/9/4K4 b - 1";
+
 /// Black to move mates with G*5b (the pawn on 5c guards the gold); many other moves exist.
 const SHOGI_MATE_IN_ONE: &str = "4k4/9/4P4/9/9/9/9/9/4K4 b G 1";
 
@@ -800,4 +805,30 @@ fn a_search_with_the_pursuit_utility_closes_in_where_its_values_are_even() {
     let (pursued, unaided) = (after(1.0), after(0.0));
     assert!(pursued > before && pursued == most, "before {before}, after {pursued}, the most a move gives {most}");
     assert!(unaided < pursued, "without the utility: {unaided}");
+}
+
+#[test]
+fn the_material_guard_rules_out_the_moves_that_lose_the_rook() {
+    let id = VariantId::Shogi;
+    let g = game(id, SHOGI_ROOK_ATTACKED);
+    let prior_of = |search: &Search, m| {
+        let tree = search.tree();
+        tree.node(tree.node(ROOT).children().find(|&c| tree.node(c).mv == m).unwrap()).prior
+    };
+    let rook_square = mv(id, "2e2b+").origin();
+    for root in [RootSelection::Puct, RootSelection::Gumbel] {
+        let mut search = Search::new(g.clone(), SearchConfig { material_guard: true, ..config(root) });
+        run(&mut search, 32, false, 7);
+        let kept: Vec<Move> = search.root_moves().into_iter().map(|(m, _, _)| m).filter(|&m| prior_of(&search, m) > 0.0).collect();
+        assert!(kept.iter().all(|m| m.origin() == rook_square), "{root:?}: {kept:?}");
+        assert!(kept.contains(&mv(id, "2e2b+")) && kept.contains(&mv(id, "2e2a+")), "{root:?}: {kept:?}");
+        for lost in ["2e2d", "2e2c", "2e3e", "2e4e", "2e2h", "2e2b"] {
+            assert!(!kept.contains(&mv(id, lost)), "{root:?}: {lost} kept");
+        }
+        assert_eq!(search.best_move().unwrap().origin(), rook_square, "{root:?}");
+        // Without the guard (the default) a king move keeps its prior.
+        let mut search = Search::new(g.clone(), config(root));
+        run(&mut search, 32, false, 7);
+        assert!(prior_of(&search, mv(id, "5i4h")) > 0.0, "{root:?} without the guard");
+    }
 }

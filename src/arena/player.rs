@@ -14,7 +14,8 @@
 //!   halving, as self-play searches) instead of PUCT, `material_utility=<weight>` weighs the
 //!   network's material prediction into the search's values, `capture_utility=<weight>` the
 //!   material won since the root, captures still to make counted, `unmet_threats=on` counts
-//!   there the second most costly of the mover's threatened pieces too, `contempt=<0 to 1>` values
+//!   there the second most costly of the mover's threatened pieces too, `material_guard=on`
+//!   rules out root moves that lose material another move keeps, `contempt=<0 to 1>` values
 //!   the network's draw probability against the player, `two_fold_draws=on` scores a repeated
 //!   position in the tree as a draw, `pursuit_utility=<0 to 1>` weighs in how a side far
 //!   ahead closes in on the enemy royal pieces (see [`crate::mcts::SearchConfig`]); join them with `&`.
@@ -261,6 +262,8 @@ pub struct SearchOptions {
     pub capture_utility: f32,
     /// [`crate::mcts::SearchConfig::unmet_threats`].
     pub unmet_threats: bool,
+    /// [`crate::mcts::SearchConfig::material_guard`].
+    pub material_guard: bool,
     /// [`crate::mcts::SearchConfig::contempt`].
     pub contempt: f32,
     /// [`crate::mcts::SearchConfig::two_fold_draws`].
@@ -280,6 +283,7 @@ impl Default for SearchOptions {
             material_utility: search.material_utility,
             capture_utility: search.capture_utility,
             unmet_threats: search.unmet_threats,
+            material_guard: search.material_guard,
             contempt: search.contempt,
             two_fold_draws: search.two_fold_draws,
             pursuit_utility: search.pursuit_utility,
@@ -297,6 +301,7 @@ impl SearchOptions {
             material_utility: self.material_utility,
             capture_utility: self.capture_utility,
             unmet_threats: self.unmet_threats,
+            material_guard: self.material_guard,
             contempt: self.contempt,
             two_fold_draws: self.two_fold_draws,
             pursuit_utility: self.pursuit_utility,
@@ -359,6 +364,7 @@ impl FromStr for PlayerSpec {
                     "royal_capture_leaves" => search.royal_capture_leaves = on_off(value)?,
                     "two_fold_draws" => search.two_fold_draws = on_off(value)?,
                     "unmet_threats" => search.unmet_threats = on_off(value)?,
+                    "material_guard" => search.material_guard = on_off(value)?,
                     "root" => search.root = RootSelection::from_name(value).ok_or_else(|| bad("use root=puct or root=gumbel"))?,
                     "material_utility" => search.material_utility = weight(value)?,
                     "capture_utility" => search.capture_utility = weight(value)?,
@@ -366,7 +372,7 @@ impl FromStr for PlayerSpec {
                     "pursuit_utility" => search.pursuit_utility = share(value)?,
                     _ => {
                         return Err(bad(
-                            "a checkpoint takes only royal_guard=on|off, royal_capture_leaves=on|off, root=puct|gumbel, material_utility=<weight>, capture_utility=<weight>, unmet_threats=on|off, contempt=<0 to 1>, pursuit_utility=<0 to 1> and two_fold_draws=on|off",
+                            "a checkpoint takes only royal_guard=on|off, royal_capture_leaves=on|off, root=puct|gumbel, material_utility=<weight>, capture_utility=<weight>, unmet_threats=on|off, material_guard=on|off, contempt=<0 to 1>, pursuit_utility=<0 to 1> and two_fold_draws=on|off",
                         ))
                     }
                 }
@@ -422,6 +428,9 @@ impl fmt::Display for PlayerSpec {
                 }
                 if search.unmet_threats != default.unmet_threats {
                     params.push(format!("unmet_threats={}", on_off(search.unmet_threats)));
+                }
+                if search.material_guard != default.material_guard {
+                    params.push(format!("material_guard={}", on_off(search.material_guard)));
                 }
                 if search.contempt != default.contempt {
                     params.push(format!("contempt={}", search.contempt));

@@ -15,6 +15,10 @@ pub const QUIESCENCE_PLIES: u32 = 6;
 /// where an unbounded search of a capture-rich position can take half a second.
 pub const QUIESCENCE_NODES: u64 = 2048;
 
+/// How far below the best root move's material a move may score and still be searched under
+/// [`SearchConfig::material_guard`], in mean pieces of the start position.
+pub const MATERIAL_GUARD_MARGIN: f32 = 0.25;
+
 /// The [`SearchConfig::capture_utility`] of a search that plays a game (arena, `play`, USI,
 /// xboard): see [`SearchConfig::for_play`].
 pub const PLAY_CAPTURE_UTILITY: f32 = 1.0;
@@ -112,6 +116,15 @@ pub struct SearchConfig {
     /// long-range piece can fork looks as bad as it is. Off by default; nothing without the
     /// capture utility.
     pub unmet_threats: bool,
+    /// Root moves that lose material another move keeps are ruled out (as the royal guard rules
+    /// out moves that hang the royal): each root move is scored by the material its mover keeps
+    /// once the opponent's captures are played out (the capture utility's quiescence search
+    /// after the move, [`SearchConfig::unmet_threats`] counted where it is on), and those more
+    /// than [`MATERIAL_GUARD_MARGIN`] mean pieces below the best are given no prior and scored
+    /// lost. Every legal move is looked at, where the simulations only reach the few the
+    /// network's policy favours: a piece left hanging or a free capture the policy misses no
+    /// longer decides the game. Off by default; self-play leaves it off.
+    pub material_guard: bool,
     /// Contempt for a draw, 0 to 1 (lc0's contempt in spirit): the search values every
     /// position's draw probability d at -contempt * d for the side to move at the root and at
     /// +contempt * d for its opponent, so that it prefers lines the network sees decided to
@@ -167,6 +180,7 @@ impl Default for SearchConfig {
             material_utility: 0.0,
             capture_utility: 0.0,
             unmet_threats: false,
+            material_guard: false,
             contempt: 0.0,
             two_fold_draws: false,
             pursuit_utility: 0.0,

@@ -26,7 +26,7 @@ use crate::material_search::MaterialSearch;
 use crate::nn::Evaluation;
 use crate::rules::material::Material;
 use crate::rules::variant::RepetitionRule;
-use crate::rules::{Color, Game, Move, MoveList};
+use crate::rules::{Color, Game, Move, MoveList, Position};
 
 /// A search over the future of one game.
 #[derive(Clone, Debug)]
@@ -249,10 +249,16 @@ impl Search {
         }
         // The searcher makes and unmakes moves; a copy of the leaf (plain data) lends it one.
         let mut position = self.leaf.position().clone();
+        self.captures_played_out(&mut position)
+    }
+
+    /// The material of `position`'s side to move once the captures are played out: the
+    /// quiescence search of the capture utility, with the unmet threats where they are counted.
+    fn captures_played_out(&mut self, position: &mut Position) -> i32 {
         if self.config.unmet_threats {
-            self.captures.quiescence_score_under_threats(&mut position)
+            self.captures.quiescence_score_under_threats(position)
         } else {
-            self.captures.quiescence_score(&mut position)
+            self.captures.quiescence_score(position)
         }
     }
 

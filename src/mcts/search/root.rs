@@ -1,12 +1,15 @@
 //! Root aids: what the rules decide at the root before any simulation relies on the
 //! evaluator. A capture that wins at once, a forced mate (shogi, [`mate::find_mate`]), and the
-//! royal guard, which rules out moves that leave the only royal piece to be taken.
+//! royal guard, which rules out moves that leave the only royal piece to be taken, and the
+//! material guard, which rules out moves that lose material another move keeps.
 
 use rand::Rng;
 
 use super::Search;
+use crate::mcts::config::MATERIAL_GUARD_MARGIN;
 use crate::mcts::mate;
 use crate::mcts::tree::{NodeId, NodeState, ROOT};
+use crate::rules::material::Material;
 use crate::rules::variant::Legality;
 
 impl Search {
@@ -20,6 +23,9 @@ impl Search {
         }
         if self.config.royal_guard {
             self.rule_out_hanging_royal();
+        }
+        if self.config.material_guard {
+            self.rule_out_material_losses();
         }
         self.selection.prepare_root(&mut self.tree, &self.config, self.budget, rng);
     }
@@ -80,6 +86,32 @@ impl Search {
             let node = self.tree.node_mut(id);
             node.prior = 0.0;
             node.state = NodeState::Terminal(-1.0);
+        }
+    }
+
+    /// Marks lost, with no prior, the root children whose move loses material that another
+    /// move keeps ([`crate::mcts::SearchConfig::material_guard`]). Moves that end the game are
+    /// left to the rules' scores.
+    fn rule_out_material_losses(&mut self) {
+        let position = self.root_game.position().clone();
+        let open: Vec<NodeId> =
+            self.tree.node(ROOT).children().filter(|&id| !matches!(self.tree.node(id).state, NodeState::Terminal(_))).collect();
+        // The opponent moves next: what it keeps is what the mover loses.
+        let kept: Vec<i32> = open
+            .iter()
+            .map(|&id| {
+                let mut after = position.after_unchecked(self.tree.node(id).mv);
+                -self.captures_played_out(&mut after)
+            })
+            .collect();
+        let Some(&best) = kept.iter().max() else { return };
+        let margin = MATERIAL_GUARD_MARGIN * Material::of(position.variant().id).mean_start_piece();
+        for (&id, &score) in open.iter().zip(&kept) {
+            if ((best - score) as f32) > margin {
+                let node = self.tree.node_mut(id);
+                node.prior = 0.0;
+                node.state = NodeState::Terminal(-1.0);
+            }
         }
     }
 }
