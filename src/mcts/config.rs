@@ -123,7 +123,8 @@ pub struct SearchConfig {
     /// than [`MATERIAL_GUARD_MARGIN`] mean pieces below the best are given no prior and scored
     /// lost. Every legal move is looked at, where the simulations only reach the few the
     /// network's policy favours: a piece left hanging or a free capture the policy misses no
-    /// longer decides the game. Off by default; self-play leaves it off.
+    /// longer decides the game. Off by default and in self-play; on in a player's search
+    /// ([`SearchConfig::for_play`]).
     pub material_guard: bool,
     /// Contempt for a draw, 0 to 1 (lc0's contempt in spirit): the search values every
     /// position's draw probability d at -contempt * d for the side to move at the root and at
@@ -149,12 +150,12 @@ pub struct SearchConfig {
 
 impl SearchConfig {
     /// The default search of a player (arena, `play`, USI, xboard): the default with the
-    /// capture utility at [`PLAY_CAPTURE_UTILITY`], which scored better against `alphabeta:2`
-    /// in every variant (README, issue 22). Self-play and the measures taken while training
-    /// (gating, anchor matches) search as the run's `[search]` table says, 0 by default, so
-    /// that they show what the network itself has learned.
+    /// capture utility at [`PLAY_CAPTURE_UTILITY`] and the material guard on, each of which
+    /// scored better against `alphabeta:2` (README, issue 22). Self-play and the measures taken
+    /// while training (gating, anchor matches) search as the run's `[search]` table says, both
+    /// off by default, so that they show what the network itself has learned.
     pub fn for_play() -> SearchConfig {
-        SearchConfig { capture_utility: PLAY_CAPTURE_UTILITY, ..SearchConfig::default() }
+        SearchConfig { capture_utility: PLAY_CAPTURE_UTILITY, material_guard: true, ..SearchConfig::default() }
     }
 }
 
