@@ -28,6 +28,12 @@ const SHOGI_ROOK_ATTACKED: &str = "4k4/9/6g2/6s2/7R1/9/9/9/4K4 b - 1";
 /// Black to move mates with G*5b (the pawn on 5c guards the gold); many other moves exist.
 const SHOGI_MATE_IN_ONE: &str = "4k4/9/4P4/9/9/9/9/9/4K4 b G 1";
 
+/// The prior of the root child reached by `m`.
+fn prior_of(search: &Search, m: Move) -> f32 {
+    let tree = search.tree();
+    tree.node(tree.node(ROOT).children().find(|&c| tree.node(c).mv == m).unwrap()).prior
+}
+
 fn run(search: &mut Search, simulations: u32, explore: bool, seed: u64) {
     run_with(&mut UniformEvaluator, search, simulations, explore, seed);
 }
@@ -175,10 +181,6 @@ fn king_beside_an_open_file() -> (Game, Vec<shogi_zero::rules::Move>) {
 fn a_search_for_play_never_hangs_its_only_king() {
     let id = VariantId::ChuShogi;
     let (g, hanging) = king_beside_an_open_file();
-    let prior_of = |search: &Search, m| {
-        let tree = search.tree();
-        tree.node(tree.node(ROOT).children().find(|&c| tree.node(c).mv == m).unwrap()).prior
-    };
     for root in [RootSelection::Puct, RootSelection::Gumbel] {
         for (simulations, seed) in [(1, 1), (4, 2), (64, 3)] {
             let mut search = Search::new(g.clone(), config(root));
@@ -811,10 +813,6 @@ fn a_search_with_the_pursuit_utility_closes_in_where_its_values_are_even() {
 fn the_material_guard_rules_out_the_moves_that_lose_the_rook() {
     let id = VariantId::Shogi;
     let g = game(id, SHOGI_ROOK_ATTACKED);
-    let prior_of = |search: &Search, m| {
-        let tree = search.tree();
-        tree.node(tree.node(ROOT).children().find(|&c| tree.node(c).mv == m).unwrap()).prior
-    };
     let rook_square = mv(id, "2e2b+").origin();
     for root in [RootSelection::Puct, RootSelection::Gumbel] {
         let mut search = Search::new(g.clone(), SearchConfig { material_guard: true, ..config(root) });

@@ -28,11 +28,9 @@ pub struct AttackMap {
 impl AttackMap {
     /// The attacks of `by` in `pos` (whichever side is to move).
     pub fn of(pos: &Position, by: Color) -> AttackMap {
-        let mut map = AttackMap { count: [0; BOARD_CELLS], cheapest: [NONE; BOARD_CELLS] };
-        let material = Material::of(pos.variant().id);
-        map.add_steps_rides_and_jumps(pos, by, material);
+        let mut map = AttackMap::defence_of(pos, by);
         if pos.variant().faces.generic_attacks {
-            map.replace_from_moves(pos, by, material);
+            map.replace_from_moves(pos, by, Material::of(pos.variant().id));
         }
         map
     }

@@ -83,10 +83,15 @@ impl Search {
             return;
         }
         for id in hanging {
-            let node = self.tree.node_mut(id);
-            node.prior = 0.0;
-            node.state = NodeState::Terminal(-1.0);
+            self.rule_out(id);
         }
+    }
+
+    /// Takes root child `id` out of the search: no prior, and scored lost.
+    fn rule_out(&mut self, id: NodeId) {
+        let node = self.tree.node_mut(id);
+        node.prior = 0.0;
+        node.state = NodeState::Terminal(-1.0);
     }
 
     /// Marks lost, with no prior, the root children whose move loses material that another
@@ -108,9 +113,7 @@ impl Search {
         let margin = MATERIAL_GUARD_MARGIN * Material::of(position.variant().id).mean_start_piece();
         for (&id, &score) in open.iter().zip(&kept) {
             if ((best - score) as f32) > margin {
-                let node = self.tree.node_mut(id);
-                node.prior = 0.0;
-                node.state = NodeState::Terminal(-1.0);
+                self.rule_out(id);
             }
         }
     }
