@@ -19,7 +19,7 @@ use shogi_zero::arena::{
     factory, gate, run_ladder, run_match, ArenaError, Budget, EloEstimate, GateConfig, LadderConfig, MatchConfig, Openings, Player,
     PlayerError, PlayerFactory, PlayerSpec, SearchOptions, SpecError, Sprt, Wdl,
 };
-use shogi_zero::mcts::config::PLAY_CAPTURE_UTILITY;
+use shogi_zero::mcts::config::{PLAY_CAPTURE_UTILITY, PLAY_PURSUIT_UTILITY};
 use shogi_zero::mcts::{RootSelection, SearchConfig};
 use shogi_zero::nn::{checkpoint, Network, NetworkConfig};
 use shogi_zero::openings::{parse_openings, random_opening, Opening, OpeningError};
@@ -290,17 +290,25 @@ fn a_checkpoint_specs_options_set_its_search() {
     assert_eq!((searched.material_utility, searched.capture_utility, searched.contempt), (0.25, 0.5, 0.3));
     assert_eq!(searched.pursuit_utility, 0.4);
     assert!(searched.unmet_threats && searched.material_guard);
-    // A plain checkpoint searches as a player does: the capture utility and the material guard
-    // on; self-play's default has both off.
+    // A plain checkpoint searches as a player does: the capture utility, the material guard
+    // and the pursuit utility on; self-play's default has all three off.
     assert_eq!(SearchOptions::default().search_config(), SearchConfig::for_play());
     assert_eq!(
         SearchConfig::for_play(),
-        SearchConfig { capture_utility: PLAY_CAPTURE_UTILITY, material_guard: true, ..SearchConfig::default() }
+        SearchConfig {
+            capture_utility: PLAY_CAPTURE_UTILITY,
+            material_guard: true,
+            pursuit_utility: PLAY_PURSUIT_UTILITY,
+            ..SearchConfig::default()
+        }
     );
     assert!(PLAY_CAPTURE_UTILITY > 0.0 && SearchConfig::default().capture_utility == 0.0);
+    assert!(PLAY_PURSUIT_UTILITY > 0.0 && SearchConfig::default().pursuit_utility == 0.0);
     assert!(!SearchConfig::default().material_guard);
-    // The network's own search, as self-play uses it, stays two options away.
-    let PlayerSpec::Checkpoint { search: own, .. } = "run/b?capture_utility=0&material_guard=off".parse().unwrap() else { panic!() };
+    // The network's own search, as self-play uses it, stays three options away.
+    let PlayerSpec::Checkpoint { search: own, .. } = "run/b?capture_utility=0&material_guard=off&pursuit_utility=0".parse().unwrap() else {
+        panic!()
+    };
     assert_eq!(own.search_config(), SearchConfig::default());
     let scratch = Scratch::new("arena-gumbel");
     let run_dir = scratch.0.join("tiny");

@@ -8,8 +8,8 @@
 //! - `xboard:<command>[?key=value&...]`: an outside engine speaking xboard/CECP version 2.
 //! - anything containing `/` or ending in `.json`, or an existing path: a checkpoint (a
 //!   `step-N.json` metadata file or a run folder), searched with a player's default search
-//!   settings ([`crate::mcts::SearchConfig::for_play`]: the capture utility and the material
-//!   guard on);
+//!   settings ([`crate::mcts::SearchConfig::for_play`]: the capture utility, the material
+//!   guard and the pursuit utility on);
 //!   `<path>?royal_guard=off` turns the royal guard off, `royal_capture_leaves=on` the scoring
 //!   of royal captures in the tree on, `root=gumbel` makes the root a Gumbel root (sequential
 //!   halving, as self-play searches) instead of PUCT, `material_utility=<weight>` weighs the
@@ -18,8 +18,8 @@
 //!   there the second most costly of the mover's threatened pieces too, `material_guard=off`
 //!   lets root moves that lose material another move keeps be searched, `contempt=<0 to 1>` values
 //!   the network's draw probability against the player, `two_fold_draws=on` scores a repeated
-//!   position in the tree as a draw, `pursuit_utility=<0 to 1>` weighs in how a side far
-//!   ahead closes in on the enemy royal pieces (see [`crate::mcts::SearchConfig`]); join them with `&`.
+//!   position in the tree as a draw, `pursuit_utility=<0 to 1>` (`0` turns it off) weighs in
+//!   how a side far ahead closes in on the enemy royal pieces (see [`crate::mcts::SearchConfig`]); join them with `&`.
 //!
 //! The engine command is split at spaces (`usi:fairy-stockfish --flag`); a bare name is looked up
 //! on `PATH` and then in `/usr/games` (where Debian installs engines). Keys after `?`:

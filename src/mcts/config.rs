@@ -23,6 +23,10 @@ pub const MATERIAL_GUARD_MARGIN: f32 = 0.25;
 /// xboard): see [`SearchConfig::for_play`].
 pub const PLAY_CAPTURE_UTILITY: f32 = 1.0;
 
+/// The [`SearchConfig::pursuit_utility`] of a search that plays a game: see
+/// [`SearchConfig::for_play`].
+pub const PLAY_PURSUIT_UTILITY: f32 = 1.0;
+
 /// How the root chooses which moves to search.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -144,18 +148,25 @@ pub struct SearchConfig {
     /// of the side ahead moves a share w * p of the way toward a win, for the pursuit score p of
     /// its pieces closing in on the enemy royal pieces (and the side behind toward a loss), so
     /// that a side far ahead makes progress where its network sees every quiet move as equal.
-    /// 0 (the default) leaves the value alone. A hand-written aid, not learned.
+    /// 0 (the default) leaves the value alone; [`PLAY_PURSUIT_UTILITY`] in a player's search
+    /// ([`SearchConfig::for_play`]). A hand-written aid, not learned.
     pub pursuit_utility: f32,
 }
 
 impl SearchConfig {
     /// The default search of a player (arena, `play`, USI, xboard): the default with the
-    /// capture utility at [`PLAY_CAPTURE_UTILITY`] and the material guard on, each of which
-    /// scored better against `alphabeta:2` (README, issue 22). Self-play and the measures taken
-    /// while training (gating, anchor matches) search as the run's `[search]` table says, both
-    /// off by default, so that they show what the network itself has learned.
+    /// capture utility at [`PLAY_CAPTURE_UTILITY`], the material guard on and the pursuit
+    /// utility at [`PLAY_PURSUIT_UTILITY`], each of which scored better against `alphabeta:2`
+    /// (README, issue 22). Self-play and the measures taken while training (gating, anchor
+    /// matches) search as the run's `[search]` table says, all three off by default, so that
+    /// they show what the network itself has learned.
     pub fn for_play() -> SearchConfig {
-        SearchConfig { capture_utility: PLAY_CAPTURE_UTILITY, material_guard: true, ..SearchConfig::default() }
+        SearchConfig {
+            capture_utility: PLAY_CAPTURE_UTILITY,
+            material_guard: true,
+            pursuit_utility: PLAY_PURSUIT_UTILITY,
+            ..SearchConfig::default()
+        }
     }
 }
 
