@@ -234,13 +234,15 @@ fn search(engine: &mut Process, nodes: u32) -> (i64, String) {
 
 /// The CaptureUtility option: listed with the default `--capture-utility` gives it, and
 /// weighing in what a line wins by captures. With a rook free to take (and Black's own rook
-/// lost if it does not), a search at 100 takes it and reports it winning; at 0 the tiny random
-/// network's own search sees nothing of it.
+/// lost if it does not), a search at 100 takes it and reports it winning; at 0, the material
+/// guard and the pursuit utility turned off on the command line, the tiny random network's own
+/// search sees nothing of it.
 #[test]
 fn the_capture_utility_option_weighs_what_captures_win() {
     let _serial = serial();
     let model = model();
-    let mut engine = Process::start(&["usi", "--model", &model, "--capture-utility", "0.5"], None);
+    let mut engine =
+        Process::start(&["usi", "--model", &model, "--capture-utility", "0.5", "--material-guard", "off", "--pursuit-utility", "0"], None);
     engine.send("usi");
     let lines = engine.read_until(LONG, |l| l == "usiok");
     assert!(lines.contains(&"option name CaptureUtility type spin default 50 min 0 max 10000".to_string()), "{lines:?}");
@@ -259,6 +261,9 @@ fn the_capture_utility_option_weighs_what_captures_win() {
     let out = Command::new(env!("CARGO_BIN_EXE_shogi-zero")).args(["usi", "--capture-utility=-1"]).output().unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--capture-utility: the capture utility must be from 0 to 100, not -1"));
+    let out = Command::new(env!("CARGO_BIN_EXE_shogi-zero")).args(["usi", "--pursuit-utility", "2"]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--pursuit-utility: 2 is not"), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
 #[test]

@@ -187,13 +187,13 @@ fn setboard_lion_moves_and_results() {
 
 /// The CaptureUtility option weighs in what a line wins by captures. With a rook free to take
 /// (and Black's own rook lost if it does not; the kings walled in by golds, out of the
-/// rooks' reach in a few moves), a search at 100 takes it and reports it winning; at 0 the
-/// tiny random network's own search sees nothing of it. The option's default is
-/// `--capture-utility`'s.
+/// rooks' reach in a few moves), a search at 100 takes it and reports it winning; at 0, the
+/// material guard and the pursuit utility turned off on the command line, the tiny random
+/// network's own search sees nothing of it. The option's default is `--capture-utility`'s.
 #[test]
 fn the_capture_utility_option_weighs_what_captures_win() {
     let _serial = serial();
-    let mut engine = start(&["--sims", "300", "--capture-utility", "0.5"]);
+    let mut engine = start(&["--sims", "300", "--capture-utility", "0.5", "--material-guard", "off", "--pursuit-utility", "0"]);
     engine.send("protover 2");
     let features = engine.read_until(LONG, |l| l.ends_with(" done=1"));
     assert!(features.contains(&"feature option=\"CaptureUtility -spin 50 0 10000\"".to_string()), "{features:?}");

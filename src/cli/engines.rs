@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use anyhow::{anyhow, bail, Context};
 use clap::Args;
 
-use crate::mcts::config::PLAY_CAPTURE_UTILITY;
+use super::PlayerSearchArgs;
 use crate::nn::checkpoint;
 use crate::protocol::usi_engine::{self, UsiSettings};
 use crate::protocol::xboard_engine::{self, XboardSettings};
@@ -29,10 +29,8 @@ pub struct UsiArgs {
     /// A cap on simulations per move (the Simulations option's default; 0: none).
     #[arg(long, default_value_t = 0)]
     sims: u32,
-    /// The weight of what a line wins by captures beside the network's value (the
-    /// CaptureUtility option's default, in hundredths there); 0 plays the network's own search.
-    #[arg(long, default_value_t = PLAY_CAPTURE_UTILITY)]
-    capture_utility: f32,
+    #[command(flatten)]
+    search: PlayerSearchArgs,
 }
 
 /// `shogi-zero usi`.
@@ -41,7 +39,8 @@ pub fn run_usi(args: UsiArgs) -> anyhow::Result<ExitCode> {
         model: args.model,
         device: args.device.parse()?,
         simulations: args.sims,
-        capture_utility: model::capture_utility_hundredths(args.capture_utility).map_err(|e| anyhow!("--capture-utility: {e}"))?,
+        capture_utility: capture_utility_option(&args.search)?,
+        search: args.search.search_config()?,
     };
     usi_engine::run(&settings, input::lines(io::stdin()), &mut io::stdout().lock())?;
     Ok(ExitCode::SUCCESS)
@@ -69,10 +68,8 @@ pub struct XboardArgs {
     /// LibTorch's CPU threads for the network (a search evaluates one position at a time).
     #[arg(long, default_value_t = 1)]
     threads: u16,
-    /// The weight of what a line wins by captures beside the network's value (the
-    /// CaptureUtility option's default, in hundredths there); 0 plays the network's own search.
-    #[arg(long, default_value_t = PLAY_CAPTURE_UTILITY)]
-    capture_utility: f32,
+    #[command(flatten)]
+    search: PlayerSearchArgs,
 }
 
 /// `shogi-zero xboard`.
@@ -102,8 +99,14 @@ pub fn run_xboard(args: XboardArgs) -> anyhow::Result<ExitCode> {
         device: args.device.parse()?,
         simulations: args.sims,
         resign_percent: args.resign_percent,
-        capture_utility: model::capture_utility_hundredths(args.capture_utility).map_err(|e| anyhow!("--capture-utility: {e}"))?,
+        capture_utility: capture_utility_option(&args.search)?,
+        search: args.search.search_config()?,
     };
     xboard_engine::run(&settings, input::lines(io::stdin()), &mut io::stdout().lock())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--capture-utility` in the hundredths of the protocols' CaptureUtility option.
+fn capture_utility_option(search: &PlayerSearchArgs) -> anyhow::Result<u32> {
+    model::capture_utility_hundredths(search.capture_utility).map_err(|e| anyhow!("--capture-utility: {e}"))
 }

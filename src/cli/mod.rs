@@ -14,9 +14,11 @@ mod train;
 
 use std::process::ExitCode;
 
-use anyhow::{bail, Context};
-use clap::{Args, Parser, Subcommand};
+use anyhow::{anyhow, bail, Context};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::mcts::config::{PLAY_CAPTURE_UTILITY, PLAY_PURSUIT_UTILITY};
+use crate::mcts::SearchConfig;
 use crate::rules::{Game, GameRules, Position, VariantId};
 
 /// Self-play reinforcement learning for shogi and its large historical variants.
@@ -115,5 +117,46 @@ impl PositionArgs {
             }
         }
         Ok(game)
+    }
+}
+
+/// A search aid turned on or off on the command line.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Switch {
+    On,
+    Off,
+}
+
+/// The hand-written aids of a player's search ([`SearchConfig::for_play`]) as `play`, `usi`
+/// and `xboard` take them; all three off is the network's own search.
+#[derive(Debug, Args)]
+pub struct PlayerSearchArgs {
+    /// The weight of what a line wins by captures beside the network's value (for `usi` and
+    /// `xboard` the CaptureUtility option's default, in hundredths there); 0 turns it off.
+    #[arg(long, default_value_t = PLAY_CAPTURE_UTILITY)]
+    pub capture_utility: f32,
+    /// Rule out the root moves that lose material another move keeps.
+    #[arg(long, value_enum, default_value_t = Switch::On)]
+    pub material_guard: Switch,
+    /// How far, 0 to 1, a side far ahead values its pieces closing in on the enemy king as a
+    /// win; 0 turns it off.
+    #[arg(long, default_value_t = PLAY_PURSUIT_UTILITY)]
+    pub pursuit_utility: f32,
+}
+
+impl PlayerSearchArgs {
+    /// A player's search with these aids, or the flag whose value is out of range.
+    pub fn search_config(&self) -> anyhow::Result<SearchConfig> {
+        let search = SearchConfig {
+            capture_utility: self.capture_utility,
+            material_guard: self.material_guard == Switch::On,
+            pursuit_utility: self.pursuit_utility,
+            ..SearchConfig::for_play()
+        };
+        search.validate().map_err(|e| {
+            let flag = e.field.trim_start_matches("search.").replace('_', "-");
+            anyhow!("--{flag}: {}", e.message)
+        })?;
+        Ok(search)
     }
 }

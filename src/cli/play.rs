@@ -8,8 +8,7 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 
-use super::PositionArgs;
-use crate::mcts::config::PLAY_CAPTURE_UTILITY;
+use super::{PlayerSearchArgs, PositionArgs};
 use crate::mcts::Limits;
 use crate::nn::DeviceChoice;
 use crate::protocol::model;
@@ -52,10 +51,8 @@ pub struct PlayArgs {
     /// The engine resigns when its expected score falls below this percentage (0: never).
     #[arg(long, default_value_t = 2)]
     resign_percent: u32,
-    /// The weight of what a line wins by captures beside the network's value; 0 plays the
-    /// network's own search.
-    #[arg(long, default_value_t = PLAY_CAPTURE_UTILITY)]
-    capture_utility: f32,
+    #[command(flatten)]
+    search: PlayerSearchArgs,
 }
 
 pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
@@ -73,8 +70,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     };
     let path = model::resolve(args.model.as_deref(), variant)?;
     let model = model::load(&path, Some(variant), device).with_context(|| format!("cannot load the model {}", path.display()))?;
-    let search = model::search_config(args.capture_utility);
-    search.validate().map_err(|e| anyhow::anyhow!("--capture-utility: {e}"))?;
+    let search = args.search.search_config()?;
     let mut engine = model::engine(&model, search, 0);
     if args.kanji && !has_kanji(variant) {
         eprintln!("note: kanji are drawn for standard shogi only; {variant} is drawn with letters");

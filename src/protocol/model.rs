@@ -67,16 +67,10 @@ pub fn load(path: &Path, variant: Option<VariantId>, device: DeviceChoice) -> Re
 /// capture utility in hundredths.
 pub const MAX_CAPTURE_UTILITY: u32 = 10_000;
 
-/// A player's search settings ([`SearchConfig::for_play`]) with the capture utility at
-/// `capture_utility` (0 plays the network's own search).
-pub fn search_config(capture_utility: f32) -> SearchConfig {
-    SearchConfig { capture_utility, ..SearchConfig::for_play() }
-}
-
-/// [`search_config`] with the capture utility given in the hundredths of the protocols'
-/// `CaptureUtility` option.
-pub fn search_config_in_hundredths(capture_utility: u32) -> SearchConfig {
-    search_config(capture_utility as f32 / 100.0)
+/// `search` with its capture utility given in the hundredths of the protocols'
+/// `CaptureUtility` option (0 turns it off).
+pub fn with_capture_utility_in_hundredths(search: SearchConfig, capture_utility: u32) -> SearchConfig {
+    SearchConfig { capture_utility: capture_utility as f32 / 100.0, ..search }
 }
 
 /// `capture_utility` in the hundredths of the protocols' `CaptureUtility` option, or what is
@@ -90,8 +84,8 @@ pub fn capture_utility_hundredths(capture_utility: f32) -> Result<u32, String> {
     }
 }
 
-/// An engine over `model` searching with `config` ([`search_config`]); `seed` drives its
-/// random choices.
+/// An engine over `model` searching with `config` (a player's search:
+/// [`SearchConfig::for_play`]); `seed` drives its random choices.
 pub fn engine(model: &Model, config: SearchConfig, seed: u64) -> Engine {
     Engine::new(Box::new(model.evaluator()), config, seed)
 }

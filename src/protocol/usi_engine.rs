@@ -15,8 +15,8 @@
 //! `ResignPercent` (resign below this expected score, 0 never), `MoveOverhead`
 //! (milliseconds kept back from every move's time, default 300) and `CaptureUtility` (the
 //! search's [`crate::mcts::SearchConfig::capture_utility`] in hundredths: 100, the default,
-//! weighs what a line wins by captures beside the network's value; 0 plays the network's own
-//! search).
+//! weighs what a line wins by captures beside the network's value; 0 turns it off, the
+//! material guard and the pursuit utility of a player's search staying on).
 //!
 //! Output: `info depth D seldepth S nodes N nps X time T score cp C|mate M pv ...` about twice a
 //! second and before every `bestmove`. Depth is the mean depth of the search's leaves, seldepth
@@ -38,7 +38,7 @@ use super::model;
 use super::new_game;
 use super::score::{centipawns, mate_distance, principal_line, should_resign};
 use super::searcher::{open_limits, serve, CommandHandler, Event, Searcher};
-use crate::mcts::{Limits, SearchInfo};
+use crate::mcts::{Limits, SearchConfig, SearchInfo};
 use crate::nn::DeviceChoice;
 use crate::rules::notation::{coord, sfen};
 use crate::rules::{Color, Game, Move, Position, VariantId};
@@ -54,6 +54,9 @@ pub struct UsiSettings {
     pub simulations: u32,
     /// `CaptureUtility`'s default, in hundredths.
     pub capture_utility: u32,
+    /// The search, whose capture utility `CaptureUtility` sets (a player's search:
+    /// [`crate::mcts::SearchConfig::for_play`]).
+    pub search: SearchConfig,
 }
 
 /// Runs the USI engine on the lines of `input`, writing to `out`, until `quit` or the end of input.
@@ -69,7 +72,8 @@ pub fn run(settings: &UsiSettings, input: Receiver<String>, out: &mut dyn Write)
         ponder: true,
         capture_utility: settings.capture_utility,
     };
-    let mut usi = Usi { out, options, loaded: None, game: new_game(Position::start(VariantId::Shogi)), search: None };
+    let mut usi =
+        Usi { out, options, search_config: settings.search, loaded: None, game: new_game(Position::start(VariantId::Shogi)), search: None };
     let result = serve(&mut usi, &input);
     usi.abort_search();
     result
@@ -133,6 +137,8 @@ impl Running {
 struct Usi<'a> {
     out: &'a mut dyn Write,
     options: Options,
+    /// The search before `CaptureUtility` sets its capture utility.
+    search_config: SearchConfig,
     loaded: Option<(LoadKey, Searcher)>,
     game: Game,
     search: Option<Running>,
@@ -324,7 +330,7 @@ impl Usi<'_> {
         let simulations = cap.or((!unbounded).then_some(Limits::DEFAULT_SIMULATIONS));
         let deadline = if go.ponder || go.infinite { None } else { budget.and_then(clock::deadline) };
         let Some((_, searcher)) = self.loaded.as_mut() else { return Ok(()) };
-        searcher.configure(model::search_config_in_hundredths(self.options.capture_utility));
+        searcher.configure(model::with_capture_utility_in_hundredths(self.search_config, self.options.capture_utility));
         searcher.start(self.game.clone(), open_limits(simulations));
         self.search = Some(Running { game: self.game.clone(), go, deadline, stopped: false, held: None });
         Ok(())

@@ -19,7 +19,8 @@
 //! `random`, `computer`, `name`, `rating`, `ics`, `draw`, `hint`, `bk`, `accepted` and
 //! `rejected` are accepted and do nothing. `option CaptureUtility=N` sets the one option the
 //! engine announces: the search's [`crate::mcts::SearchConfig::capture_utility`] in
-//! hundredths (100 by default; 0 plays the network's own search). Anything else gets
+//! hundredths (100 by default; 0 turns it off, the material guard and the pursuit utility of
+//! a player's search staying on). Anything else gets
 //! `Error (unknown command): ...`; a refused move `Illegal move: ...`.
 
 use std::io::{self, Write};
@@ -35,7 +36,7 @@ use super::score::{centipawns, mate_distance, principal_line, should_resign};
 use super::searcher::{open_limits, serve, CommandHandler, Event, Searcher};
 use super::{mover, new_game};
 use crate::arena::records::MatchEnding;
-use crate::mcts::{Limits, SearchInfo};
+use crate::mcts::{Limits, SearchConfig, SearchInfo};
 use crate::nn::DeviceChoice;
 use crate::rules::notation::{coord::MoveError, sfen, xboard};
 use crate::rules::{Color, Game, Position, VariantId};
@@ -54,6 +55,9 @@ pub struct XboardSettings {
     pub resign_percent: u32,
     /// The `CaptureUtility` option, in hundredths.
     pub capture_utility: u32,
+    /// The search, whose capture utility `CaptureUtility` sets (a player's search:
+    /// [`crate::mcts::SearchConfig::for_play`]).
+    pub search: SearchConfig,
 }
 
 /// Writes a log line to standard error, starting with `#`: XBoard reads an engine's standard
@@ -362,7 +366,7 @@ impl XBoard<'_> {
         let cap = (self.settings.simulations > 0).then_some(self.settings.simulations);
         let simulations = if budget.is_some() { cap } else { cap.or(Some(Limits::DEFAULT_SIMULATIONS)) };
         let Some((_, searcher)) = self.loaded.as_mut() else { return Ok(()) };
-        searcher.configure(model::search_config_in_hundredths(self.settings.capture_utility));
+        searcher.configure(model::with_capture_utility_in_hundredths(self.settings.search, self.settings.capture_utility));
         searcher.start(self.game.clone(), open_limits(simulations));
         self.thinking = Some(Thinking { game: self.game.clone(), deadline: budget.and_then(clock::deadline) });
         Ok(())
