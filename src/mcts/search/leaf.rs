@@ -84,7 +84,7 @@ impl LeafValue {
     /// The value the search backs up for a position `depth` plies below the root, for its side
     /// to move: `value` (from [`LeafValue::evaluate`]) with what its `material` gains over the
     /// root's balance weighed in (step 3).
-    pub(super) fn from_root(&self, config: &SearchConfig, value: f32, material: i32, depth: usize) -> f32 {
+    pub(super) fn backed_up(&self, config: &SearchConfig, value: f32, material: i32, depth: usize) -> f32 {
         if config.capture_utility <= 0.0 {
             return value;
         }

@@ -191,7 +191,7 @@ impl Search {
         self.pending = false;
         let id = *self.path.last().expect("the path starts at the root");
         let (net_value, material) = self.leaf_value.evaluate(&self.config, self.leaf.position(), evaluation);
-        let value = self.leaf_value.from_root(&self.config, net_value, material, self.path.len() - 1);
+        let value = self.leaf_value.backed_up(&self.config, net_value, material, self.path.len() - 1);
         let node = self.tree.node_mut(id);
         (node.raw_value, node.net_value, node.material) = (value, net_value, material);
         self.tree.expand(id, self.leaf_moves.iter().copied().zip(evaluation.priors.iter().copied()));
@@ -218,7 +218,7 @@ impl Search {
                 NodeState::New => 0.0,
                 NodeState::Terminal(value) => node.visits as f32 * value,
                 NodeState::Expanded => {
-                    let value = self.leaf_value.from_root(&self.config, node.net_value, node.material, depth[id as usize]);
+                    let value = self.leaf_value.backed_up(&self.config, node.net_value, node.material, depth[id as usize]);
                     let below: f32 = node.children().map(|c| sums[c as usize]).sum();
                     self.tree.node_mut(id).raw_value = value;
                     -value - below
