@@ -76,7 +76,7 @@ fn a_file_replaces_its_bases_keys_and_keeps_the_others() {
     assert_eq!((config.selfplay.simulations, config.selfplay.ply_cap), (24, 300), "each level's key wins over its base's");
     assert_eq!(config.eval.anchors, ["random"], "an array is replaced, not merged");
     let expected = RunConfig {
-        network: NetworkConfig { blocks: 3, ..base_only.network.clone() },
+        network: NetworkConfig { blocks: 3, ..base_only.network },
         selfplay: SelfplayConfig { simulations: 24, ply_cap: 300, ..base_only.selfplay.clone() },
         eval: EvalConfig { anchors: vec!["random".to_string()], ..base_only.eval.clone() },
         ..base_only
