@@ -211,10 +211,12 @@ fn every_preset_loads_and_builds() {
     assert_eq!(small.inference.precision, Precision::F32);
 }
 
-/// The shogi tiny preset with `from` replaced by `to`, parsed.
+/// The tiny reference recipe for shogi (every key in one file) with `from` replaced by `to`,
+/// parsed as the file `shogi-tiny.toml`.
 fn edited(from: &str, to: &str) -> Result<RunConfig, ConfigError> {
     let path = configs().join("shogi-tiny.toml");
-    let text = std::fs::read_to_string(&path).unwrap();
+    let recipe = std::fs::read_to_string(configs().join("recipes/tiny.toml")).unwrap();
+    let text = format!("variant = \"shogi\"\n{recipe}");
     assert!(text.contains(from), "the preset contains '{from}'");
     RunConfig::parse(&text.replacen(from, to, 1), &path)
 }
