@@ -52,12 +52,12 @@ pub struct RunConfig {
 /// Why a configuration file could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    #[error("cannot read config file {path}: {source}")]
-    Read { path: PathBuf, source: std::io::Error },
+    #[error("cannot read config file {path}: {error}")]
+    Read { path: PathBuf, error: std::io::Error },
     #[error("config file {path}: {message}")]
     Parse { path: PathBuf, message: String },
-    #[error("config file {path}: {source}")]
-    Invalid { path: PathBuf, source: InvalidField },
+    #[error("config file {path}: {field}")]
+    Invalid { path: PathBuf, field: InvalidField },
     #[error("config file {path}: key `base`: {message}")]
     Base { path: PathBuf, message: String },
 }
@@ -65,7 +65,7 @@ pub enum ConfigError {
 impl RunConfig {
     /// Reads and checks a configuration file.
     pub fn load(path: &Path) -> Result<RunConfig, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read { path: path.to_path_buf(), source })?;
+        let text = std::fs::read_to_string(path).map_err(|error| ConfigError::Read { path: path.to_path_buf(), error })?;
         RunConfig::parse(&text, path)
     }
 
@@ -76,7 +76,7 @@ impl RunConfig {
     pub fn parse(text: &str, path: &Path) -> Result<RunConfig, ConfigError> {
         let layers = layers::Layers::read(text, path)?;
         let mut config: RunConfig = layers.deserialize()?;
-        let invalid = |source| ConfigError::Invalid { path: path.to_path_buf(), source };
+        let invalid = |field| ConfigError::Invalid { path: path.to_path_buf(), field };
         config.validate().map_err(invalid)?;
         if let Some(openings) = &mut config.selfplay.openings {
             let folder = layers.folder_setting("selfplay", "openings").unwrap_or(Path::new(""));
