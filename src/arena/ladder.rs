@@ -20,8 +20,8 @@ use super::player::{Budget, FactoryResult, PlayerFactory, PlayerSpec, SearchOpti
 use super::runner::{run_match, MatchConfig, MatchReport};
 use super::stats::{elo_from_score, EloEstimate, Wdl};
 use super::ArenaError;
-use crate::config::InvalidField;
 use crate::files::write_atomic;
+use crate::invalid_field::InvalidField;
 use crate::plot::LineChart;
 
 /// The checkpoints of a run folder: `(step, path)` of every `step-<N>.json`, by step.
