@@ -19,6 +19,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::mcts::config::{PLAY_CAPTURE_UTILITY, PLAY_PURSUIT_UTILITY};
 use crate::mcts::SearchConfig;
+use crate::nn::device::{DeviceChoice, DeviceError};
 use crate::rules::{Game, GameRules, Position, VariantId};
 
 /// Self-play reinforcement learning for shogi and its large historical variants.
@@ -159,4 +160,9 @@ impl PlayerSearchArgs {
         })?;
         Ok(search)
     }
+}
+
+/// The value parser of every command's `--device`: `cpu`, `cuda` or `cuda:N`.
+pub fn parse_device(text: &str) -> Result<DeviceChoice, DeviceError> {
+    text.parse()
 }

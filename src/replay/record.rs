@@ -46,16 +46,44 @@ pub struct MoveRecord {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GameResult {
-    pub winner: Option<Side>,
+    /// Stored as `"black"`, `"white"` or `null`.
+    #[serde(with = "winner_name")]
+    pub winner: Option<Color>,
     pub reason: ReplayEnding,
 }
 
-/// A colour as stored in files.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Side {
-    Black,
-    White,
+/// A colour's name in files and messages: `black` or `white`.
+pub fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::Black => "black",
+        Color::White => "white",
+    }
+}
+
+/// The winner of a [`GameResult`] as its [`color_name`], `null` for a draw.
+mod winner_name {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use super::color_name;
+    use crate::rules::Color;
+
+    pub fn serialize<S: Serializer>(winner: &Option<Color>, serializer: S) -> Result<S::Ok, S::Error> {
+        match winner {
+            Some(color) => serializer.serialize_some(color_name(*color)),
+            None => serializer.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Color>, D::Error> {
+        let name: Option<String> = Option::deserialize(deserializer)?;
+        name.map(|name| {
+            Color::ALL
+                .into_iter()
+                .find(|&color| color_name(color) == name)
+                .ok_or_else(|| serde::de::Error::custom(format!("unknown winner '{name}' (expected black, white or null)")))
+        })
+        .transpose()
+    }
 }
 
 /// Why a recorded game ended: a rule of the game, or a resignation. Stored as the name
@@ -94,24 +122,6 @@ impl TryFrom<String> for ReplayEnding {
             Some(reason) => Ok(ReplayEnding::Rules(reason)),
             None if name == "resignation" => Ok(ReplayEnding::Resignation),
             None => Err(format!("unknown ending '{name}'")),
-        }
-    }
-}
-
-impl From<Color> for Side {
-    fn from(color: Color) -> Side {
-        match color {
-            Color::Black => Side::Black,
-            Color::White => Side::White,
-        }
-    }
-}
-
-impl From<Side> for Color {
-    fn from(side: Side) -> Color {
-        match side {
-            Side::Black => Color::Black,
-            Side::White => Color::White,
         }
     }
 }
