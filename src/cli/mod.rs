@@ -1,6 +1,7 @@
 //! The command line: one module per command (the two engine protocols share [`engines`]). Every command turns its raw arguments into
 //! validated values first; any error ends the program with exit code 2.
 
+mod anchors;
 mod arena;
 mod bench;
 mod engines;
@@ -49,6 +50,8 @@ pub enum Command {
     Replay(replay::ReplayArgs),
     /// Play a match between two players (Elo, SPRT), or `arena ladder` over a training run.
     Arena(arena::ArenaArgs),
+    /// Score a model against fixed opponents (a match each) into <model>/anchors.json.
+    Anchors(anchors::AnchorsArgs),
     /// Play a game against a model in the terminal.
     Play(play::PlayArgs),
     /// Run as a USI engine for standard shogi (on standard input and output).
@@ -68,6 +71,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Selfplay(args) => selfplay::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Arena(args) => arena::run(args),
+        Command::Anchors(args) => anchors::run(args),
         Command::Play(args) => play::run(args),
         Command::Usi(args) => engines::run_usi(args),
         Command::Xboard(args) => engines::run_xboard(args),
