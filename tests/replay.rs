@@ -91,7 +91,7 @@ fn random_game(id: VariantId, rules: GameRules, seed: u64, full_every: usize, re
     }
     let result = match game.outcome() {
         Some(outcome) => GameResult::from(outcome),
-        None => GameResult { winner: Some(game.position().side_to_move().opponent().into()), reason: ReplayEnding::Resignation },
+        None => GameResult { winner: Some(game.position().side_to_move().opponent()), reason: ReplayEnding::Resignation },
     };
     ReplayGame {
         variant: id.name().to_string(),

@@ -132,7 +132,7 @@ fn hand_built_game() -> ReplayGame {
             ply("4a3b", &[("3a2b", 0.625), ("4a3b", 0.375)], [0.125, 0.375, 0.5]),
             ply("2g2f", &[("2g2f", 0.5), ("7i7h", 0.5)], [0.75, 0.125, 0.125]),
         ],
-        result: GameResult { winner: Some(Color::Black.into()), reason: ReplayEnding::Resignation },
+        result: GameResult { winner: Some(Color::Black), reason: ReplayEnding::Resignation },
         model: "hand-built".to_string(),
         seed: 0,
         resignation_disabled: false,
