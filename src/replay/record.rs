@@ -131,3 +131,25 @@ impl From<EndReason> for ReplayEnding {
         ReplayEnding::Rules(reason)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::GameResult;
+    use crate::rules::Color;
+
+    /// The winner is stored by its lowercase name, `null` for a draw, and reads back the same.
+    #[test]
+    fn results_keep_the_stored_winner_names() {
+        for (text, winner) in [
+            (r#"{"winner":"black","reason":"resignation"}"#, Some(Color::Black)),
+            (r#"{"winner":"white","reason":"checkmate"}"#, Some(Color::White)),
+            (r#"{"winner":null,"reason":"ply-cap"}"#, None),
+        ] {
+            let result: GameResult = serde_json::from_str(text).unwrap();
+            assert_eq!(result.winner, winner);
+            assert_eq!(serde_json::to_string(&result).unwrap(), text);
+        }
+        let error = serde_json::from_str::<GameResult>(r#"{"winner":"Black","reason":"checkmate"}"#).unwrap_err();
+        assert!(error.to_string().contains("unknown winner 'Black'"), "{error}");
+    }
+}
