@@ -165,9 +165,9 @@ fi
 seaweed_started=1
 eval "$("$root/scripts/seaweedfs.sh" env "$tmp/s3")"
 
-# A tiny run: the tiny network, two checkpoints within a few minutes on two cores.
+# A tiny run: the tiny recipe for shogi, two checkpoints within a few minutes on two cores.
 config="$tmp/tiny.toml"
-python3 - "$root/configs/shogi-tiny.toml" "$config" "$checkpoint_every" <<'EOF'
+python3 - "$root/configs/recipes/tiny.toml" "$config" "$checkpoint_every" <<'EOF'
 import re, sys
 source, target, every = sys.argv[1], sys.argv[2], int(sys.argv[3])
 values = {
@@ -176,7 +176,7 @@ values = {
     # Few games in flight, so that the first files come soon.
     "selfplay": {"games_per_file": 4, "games_per_worker": 8},
 }
-table, seen, out = None, set(), []
+table, seen, out = None, set(), ['variant = "shogi"\n']
 for line in open(source):
     m = re.match(r"\s*\[(\w+)\]", line)
     if m:
@@ -189,7 +189,7 @@ for line in open(source):
     out.append(line)
 missing = [f"[{t}] {k}" for t in values for k in values[t] if (t, k) not in seen]
 if missing:
-    sys.exit(f"configs/shogi-tiny.toml has no {', '.join(missing)}")
+    sys.exit(f"configs/recipes/tiny.toml has no {', '.join(missing)}")
 open(target, "w").write("".join(out))
 EOF
 log "config $config: checkpoint_every $checkpoint_every, total_steps $((2 * checkpoint_every))"

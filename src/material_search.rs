@@ -24,7 +24,6 @@ use std::time::Instant;
 use rand::seq::SliceRandom;
 use rand::Rng;
 
-use crate::rules::attacks::AttackMap;
 use crate::rules::material::Material;
 use crate::rules::variant::Legality;
 use crate::rules::{Game, Move, Piece, Position, VariantId};
@@ -49,9 +48,6 @@ pub struct MaterialSearch {
     legality: Legality,
     /// Move lists per ply, reused between nodes.
     lists: Vec<Vec<(i32, Move)>>,
-    /// Subtracted from the balance the root of [`MaterialSearch::quiescence_score_under_threats`]
-    /// stands on (0 elsewhere).
-    root_stand_penalty: i32,
     /// Capture-only plies searched past the nominal depth (0: none).
     quiescence_plies: u32,
     /// Nodes after which no capture is searched any more: every side stands on its balance.
@@ -68,7 +64,6 @@ impl MaterialSearch {
             material: Material::of(variant),
             legality: variant.spec().legality,
             lists: Vec::new(),
-            root_stand_penalty: 0,
             quiescence_plies: 0,
             node_limit: u64::MAX,
             nodes: 0,
@@ -159,39 +154,6 @@ impl MaterialSearch {
         self.negamax(pos, 0, self.quiescence_plies, -INFINITY, INFINITY, 0)
     }
 
-    /// [`MaterialSearch::quiescence_score`] where the side to move, if it stands on the balance,
-    /// also loses what [`MaterialSearch::unmet_threat`] says: a position with two pieces
-    /// hanging is not scored as if both were safe.
-    pub fn quiescence_score_under_threats(&mut self, pos: &mut Position) -> i32 {
-        self.root_stand_penalty = self.unmet_threat(pos);
-        let score = self.quiescence_score(pos);
-        self.root_stand_penalty = 0;
-        score
-    }
-
-    /// What the side to move of `pos` stands to lose to threats that one move cannot meet. Each
-    /// of its pieces that the opponent attacks can be lost: its whole value if no piece of its
-    /// own defends it, else its value less the cheapest attacker's where that is worth less.
-    /// One move saves the largest such loss (or wins more elsewhere, which the quiescence search
-    /// sees); the second largest is what it stands to lose.
-    pub fn unmet_threat(&self, pos: &Position) -> i32 {
-        let us = pos.side_to_move();
-        let enemy = AttackMap::of(pos, us.opponent());
-        let own = AttackMap::defence_of(pos, us);
-        let (mut largest, mut second) = (0, 0);
-        for sq in pos.squares_of(us) {
-            let (Some(cheapest), Some(piece)) = (enemy.cheapest(sq), pos.piece_at(sq)) else { continue };
-            let value = self.material.value(piece);
-            let loss = if own.count(sq) == 0 { value } else { (value - cheapest).max(0) };
-            if loss > largest {
-                (largest, second) = (loss, largest);
-            } else if loss > second {
-                second = loss;
-            }
-        }
-        second
-    }
-
     fn start(&mut self, deadline: Option<Instant>) {
         self.nodes = 0;
         self.aborted = false;
@@ -268,7 +230,7 @@ impl MaterialSearch {
         let (moves, mut best, depth, quiet) = if depth > 0 {
             (pos.legal_moves(), -(MATE - ply as i32), depth - 1, quiet)
         } else {
-            let stand = self.material.evaluate(pos) - if ply == 0 { self.root_stand_penalty } else { 0 };
+            let stand = self.material.evaluate(pos);
             if quiet == 0 || stand >= beta || self.nodes >= self.node_limit {
                 return stand;
             }
@@ -351,27 +313,6 @@ mod tests {
         let mut pos = position(SHOGI, hanging);
         let balance = Material::of(SHOGI).evaluate(&pos);
         assert_eq!(MaterialSearch::new(SHOGI).with_quiescence(6).with_node_limit(1).quiescence_score(&mut pos), balance);
-    }
-
-    /// White's bishop on 5e forks Black's gold on 7c and silver on 3g: one move saves one.
-    #[test]
-    fn a_fork_of_two_loose_pieces_costs_the_cheaper_one() {
-        let material = Material::of(SHOGI);
-        let piece = |sfen: &str, sq: &str| position(SHOGI, sfen).piece_at(SHOGI.variant().geometry.parse_square(sq).unwrap()).unwrap();
-        let fork = "4k4/9/2G6/9/4b4/9/6S2/9/4K4 b - 1";
-        let (gold, silver) = (material.value(piece(fork, "7c")), material.value(piece(fork, "3g")));
-        let searcher = MaterialSearch::new(SHOGI).with_quiescence(6);
-        assert_eq!(searcher.unmet_threat(&position(SHOGI, fork)), gold.min(silver));
-        let mut pos = position(SHOGI, fork);
-        let balance = material.evaluate(&pos);
-        assert_eq!(searcher.clone().quiescence_score(&mut pos), balance);
-        assert_eq!(searcher.clone().quiescence_score_under_threats(&mut pos), balance - gold.min(silver));
-        // A gold on 3h defends the silver, which the bishop (worth more) cannot take with gain:
-        // only the gold on 7c is threatened, and moving it meets the threat.
-        let defended = "4k4/9/2G6/9/4b4/9/6S2/6G2/4K4 b - 1";
-        assert_eq!(searcher.unmet_threat(&position(SHOGI, defended)), 0);
-        // White to move: Black's threatened pieces are not White's problem.
-        assert_eq!(searcher.unmet_threat(&position(SHOGI, "4k4/9/2G6/9/4b4/9/6S2/9/4K4 w - 1")), 0);
     }
 
     /// Burning counts as taking: Black's fire demon on 8k moves to 8i and burns White's pawn,

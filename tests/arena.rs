@@ -17,7 +17,7 @@ use shogi_zero::arena::records::MatchGame;
 use shogi_zero::arena::stats::{elo_from_score, erf, los, score_from_elo, SprtDecision};
 use shogi_zero::arena::{
     factory, gate, run_ladder, run_match, ArenaError, Budget, EloEstimate, GateConfig, LadderConfig, MatchConfig, Openings, Player,
-    PlayerError, PlayerFactory, PlayerSpec, SearchOptions, SpecError, Sprt, Wdl,
+    PlayerError, PlayerFactory, PlayerSpec, SpecError, Sprt, Wdl,
 };
 use shogi_zero::mcts::config::{PLAY_CAPTURE_UTILITY, PLAY_PURSUIT_UTILITY};
 use shogi_zero::mcts::{RootSelection, SearchConfig};
@@ -165,110 +165,52 @@ fn player_specs_parse_and_print() {
     let xboard: PlayerSpec = "xboard:hachu?variant=chu&memory=16&depth=3".parse().unwrap();
     let PlayerSpec::Xboard(EngineSpec { variant, memory_mb, depth, .. }) = &xboard else { panic!("{xboard:?}") };
     assert_eq!((variant.as_deref(), *memory_mb, *depth), (Some("chu"), 16, Some(3)));
-    assert_eq!(
-        "models/shogi/run/step-10.json".parse::<PlayerSpec>().unwrap(),
-        PlayerSpec::Checkpoint { path: PathBuf::from("models/shogi/run/step-10.json"), search: SearchOptions::default() }
-    );
+    let checkpoint = |path: &str, search: SearchConfig| PlayerSpec::Checkpoint { path: PathBuf::from(path), search };
+    let play = SearchConfig::for_play();
+    assert_eq!("models/shogi/run/step-10.json".parse::<PlayerSpec>().unwrap(), checkpoint("models/shogi/run/step-10.json", play));
     let unguarded: PlayerSpec = "models/chu-shogi/default?royal_guard=off".parse().unwrap();
-    assert_eq!(
-        unguarded,
-        PlayerSpec::Checkpoint {
-            path: PathBuf::from("models/chu-shogi/default"),
-            search: SearchOptions { royal_guard: false, ..SearchOptions::default() }
-        }
-    );
-    let leaves: PlayerSpec = "run/a?royal_capture_leaves=on&royal_guard=off".parse().unwrap();
-    assert_eq!(
-        leaves,
-        PlayerSpec::Checkpoint {
-            path: PathBuf::from("run/a"),
-            search: SearchOptions { royal_guard: false, royal_capture_leaves: true, ..SearchOptions::default() }
-        }
-    );
+    assert_eq!(unguarded, checkpoint("models/chu-shogi/default", SearchConfig { royal_guard: false, ..play }));
     let gumbel: PlayerSpec = "run/b?root=gumbel".parse().unwrap();
-    assert_eq!(
-        gumbel,
-        PlayerSpec::Checkpoint {
-            path: PathBuf::from("run/b"),
-            search: SearchOptions { root: RootSelection::Gumbel, ..SearchOptions::default() }
-        }
-    );
+    assert_eq!(gumbel, checkpoint("run/b", SearchConfig { root: RootSelection::Gumbel, ..play }));
     assert_eq!("run/b?root=puct".parse::<PlayerSpec>().unwrap().to_string(), "run/b");
-    let weighted: PlayerSpec = "run/c?material_utility=0.5".parse().unwrap();
-    assert_eq!(
-        weighted,
-        PlayerSpec::Checkpoint {
-            path: PathBuf::from("run/c"),
-            search: SearchOptions { material_utility: 0.5, ..SearchOptions::default() }
-        }
-    );
-    for bad in ["run/c?material_utility=-1", "run/c?material_utility=much", "run/c?material_utility=inf"] {
-        let error = bad.parse::<PlayerSpec>().unwrap_err().to_string();
-        assert!(error.contains("material_utility"), "{bad}: {error}");
-    }
     let capturing: PlayerSpec = "run/e?capture_utility=2".parse().unwrap();
-    assert_eq!(
-        capturing,
-        PlayerSpec::Checkpoint { path: PathBuf::from("run/e"), search: SearchOptions { capture_utility: 2.0, ..SearchOptions::default() } }
-    );
-    for bad in ["run/e?capture_utility=-1", "run/e?capture_utility=lots", "run/e?capture_utility=inf"] {
-        let error = bad.parse::<PlayerSpec>().unwrap_err().to_string();
-        assert!(error.contains("capture_utility"), "{bad}: {error}");
-    }
-    let contemptuous: PlayerSpec = "run/d?contempt=0.5".parse().unwrap();
-    assert_eq!(
-        contemptuous,
-        PlayerSpec::Checkpoint { path: PathBuf::from("run/d"), search: SearchOptions { contempt: 0.5, ..SearchOptions::default() } }
-    );
-    for bad in ["run/d?contempt=-0.1", "run/d?contempt=1.5", "run/d?contempt=some", "run/d?contempt=NaN"] {
-        let error = bad.parse::<PlayerSpec>().unwrap_err().to_string();
-        assert!(error.contains("contempt"), "{bad}: {error}");
-    }
-    let repeating: PlayerSpec = "run/f?two_fold_draws=on".parse().unwrap();
-    assert_eq!(
-        repeating,
-        PlayerSpec::Checkpoint { path: PathBuf::from("run/f"), search: SearchOptions { two_fold_draws: true, ..SearchOptions::default() } }
-    );
-    let error = "run/f?two_fold_draws=yes".parse::<PlayerSpec>().unwrap_err().to_string();
-    assert!(error.contains("two_fold_draws=on or two_fold_draws=off"), "{error}");
+    assert_eq!(capturing, checkpoint("run/e", SearchConfig { capture_utility: 2.0, ..play }));
     let pursuing: PlayerSpec = "run/g?pursuit_utility=0.5".parse().unwrap();
-    assert_eq!(
-        pursuing,
-        PlayerSpec::Checkpoint { path: PathBuf::from("run/g"), search: SearchOptions { pursuit_utility: 0.5, ..SearchOptions::default() } }
-    );
-    for bad in ["run/g?pursuit_utility=-0.5", "run/g?pursuit_utility=2", "run/g?pursuit_utility=far"] {
-        let error = bad.parse::<PlayerSpec>().unwrap_err().to_string();
-        assert!(error.contains("pursuit_utility=<a number from 0 to 1>"), "{bad}: {error}");
-    }
-    let threatened: PlayerSpec = "run/h?unmet_threats=on".parse().unwrap();
-    assert_eq!(
-        threatened,
-        PlayerSpec::Checkpoint { path: PathBuf::from("run/h"), search: SearchOptions { unmet_threats: true, ..SearchOptions::default() } }
-    );
-    let error = "run/h?unmet_threats=2".parse::<PlayerSpec>().unwrap_err().to_string();
-    assert!(error.contains("unmet_threats=on or unmet_threats=off"), "{error}");
-    let guarded: PlayerSpec = "run/h?material_guard=on".parse().unwrap();
-    assert_eq!(
-        guarded,
-        PlayerSpec::Checkpoint { path: PathBuf::from("run/h"), search: SearchOptions { material_guard: true, ..SearchOptions::default() } }
-    );
-    // Printing and reading back gives the same spec.
-    for spec in [
-        PlayerSpec::Random,
-        PlayerSpec::AlphaBeta { depth: 2 },
-        usi,
-        xboard,
-        unguarded,
-        leaves,
-        gumbel,
-        weighted,
-        capturing,
-        contemptuous,
-        repeating,
-        pursuing,
-        threatened,
-        guarded,
+    assert_eq!(pursuing, checkpoint("run/g", SearchConfig { pursuit_utility: 0.5, ..play }));
+    // The network's own search: every aid of a player's search off.
+    let own: PlayerSpec = "run/h?capture_utility=0&material_guard=off&pursuit_utility=0".parse().unwrap();
+    assert_eq!(own, checkpoint("run/h", SearchConfig::default()));
+    assert_eq!(own.to_string(), "run/h?capture_utility=0&material_guard=off&pursuit_utility=0");
+    // Any key of the search settings is a key of the spec, booleans as on/off or true/false.
+    let tuned: PlayerSpec = "run/i?c_puct=1.5&gumbel_considered=32&mate_search_plies=5&royal_guard=true".parse().unwrap();
+    assert_eq!(tuned, checkpoint("run/i", SearchConfig { c_puct: 1.5, gumbel_considered: 32, mate_search_plies: 5, ..play }));
+    assert_eq!(tuned.to_string(), "run/i?c_puct=1.5&gumbel_considered=32&mate_search_plies=5");
+    let mixed: PlayerSpec = "run/j?material_guard=off&fpu_reduction=0.3&root=gumbel&dirichlet_fraction=0".parse().unwrap();
+    assert_eq!(mixed.to_string(), "run/j?dirichlet_fraction=0&fpu_reduction=0.3&material_guard=off&root=gumbel");
+    // Out of range: the spec, the key and the rule are named, as in a run's configuration.
+    let error = "run/a?pursuit_utility=1.5".parse::<PlayerSpec>().unwrap_err().to_string();
+    assert_eq!(error, "player 'run/a?pursuit_utility=1.5': 'pursuit_utility=1.5': search.pursuit_utility: 1.5 is not between 0 and 1");
+    for (bad, key) in [
+        ("run/e?capture_utility=-1", "capture_utility"),
+        ("run/e?capture_utility=lots", "capture_utility"),
+        ("run/e?capture_utility=inf", "capture_utility"),
+        ("run/g?pursuit_utility=far", "pursuit_utility"),
+        ("run/g?royal_guard=off&pursuit_utility=-0.5", "pursuit_utility"),
+        ("run/g?mate_search_plies=2", "mate_search_plies"),
+        ("run/g?mate_search_plies=1.5", "mate_search_plies"),
+        ("run/g?root=mcts", "root"),
+        ("run/g?sims=5", "sims"),
     ] {
+        let error = bad.parse::<PlayerSpec>().unwrap_err();
+        let SpecError::BadParam { spec, param, reason } = &error else { panic!("{bad}: {error:?}") };
+        assert_eq!(spec, bad);
+        assert!(param.starts_with(&format!("{key}=")), "{bad}: {param}");
+        assert!(reason.starts_with(&format!("search.{key}: ")), "{bad}: {reason}");
+    }
+    // Printing and reading back gives the same spec.
+    for spec in
+        [PlayerSpec::Random, PlayerSpec::AlphaBeta { depth: 2 }, usi, xboard, unguarded, gumbel, capturing, pursuing, own, tuned, mixed]
+    {
         assert_eq!(spec.to_string().parse::<PlayerSpec>().unwrap(), spec);
     }
 }
@@ -278,21 +220,16 @@ fn player_specs_parse_and_print() {
 #[test]
 fn a_checkpoint_specs_options_set_its_search() {
     let PlayerSpec::Checkpoint { search, .. } =
-        "run/b?root=gumbel&royal_guard=off&material_utility=0.25&capture_utility=0.5&contempt=0.3&two_fold_draws=on&pursuit_utility=0.4&unmet_threats=on&material_guard=on"
-            .parse()
-            .unwrap()
+        "run/b?root=gumbel&royal_guard=off&capture_utility=0.5&pursuit_utility=0.4&material_guard=on".parse().unwrap()
     else {
         panic!()
     };
-    let searched = search.search_config();
-    assert_eq!((searched.root, searched.royal_guard, searched.royal_capture_leaves), (RootSelection::Gumbel, false, false));
-    assert!(searched.two_fold_draws);
-    assert_eq!((searched.material_utility, searched.capture_utility, searched.contempt), (0.25, 0.5, 0.3));
-    assert_eq!(searched.pursuit_utility, 0.4);
-    assert!(searched.unmet_threats && searched.material_guard);
+    assert_eq!((search.root, search.royal_guard, search.material_guard), (RootSelection::Gumbel, false, true));
+    assert_eq!((search.capture_utility, search.pursuit_utility), (0.5, 0.4));
     // A plain checkpoint searches as a player does: the capture utility, the material guard
     // and the pursuit utility on; self-play's default has all three off.
-    assert_eq!(SearchOptions::default().search_config(), SearchConfig::for_play());
+    let PlayerSpec::Checkpoint { search, .. } = "run/b".parse().unwrap() else { panic!() };
+    assert_eq!(search, SearchConfig::for_play());
     assert_eq!(
         SearchConfig::for_play(),
         SearchConfig {
@@ -305,11 +242,6 @@ fn a_checkpoint_specs_options_set_its_search() {
     assert!(PLAY_CAPTURE_UTILITY > 0.0 && SearchConfig::default().capture_utility == 0.0);
     assert!(PLAY_PURSUIT_UTILITY > 0.0 && SearchConfig::default().pursuit_utility == 0.0);
     assert!(!SearchConfig::default().material_guard);
-    // The network's own search, as self-play uses it, stays three options away.
-    let PlayerSpec::Checkpoint { search: own, .. } = "run/b?capture_utility=0&material_guard=off&pursuit_utility=0".parse().unwrap() else {
-        panic!()
-    };
-    assert_eq!(own.search_config(), SearchConfig::default());
     let scratch = Scratch::new("arena-gumbel");
     let run_dir = scratch.0.join("tiny");
     checkpoint::save(&Network::new(SHOGI, &NetworkConfig::scaled(1, 8), Device::Cpu).unwrap(), &run_dir, 0).unwrap();
@@ -344,7 +276,8 @@ fn bad_player_specs_are_refused() {
         "run/a?royal_guard=no",
         "run/a?sims=5",
         "run/a?royal_guard",
-        "run/a?royal_capture_leaves=1",
+        "run/a?royal_capture_leaves=on",
+        "run/a?contempt=0.5",
         "run/a?royal_guard=off&x=on",
         "run/a?root=mcts",
         "run/a?root",

@@ -54,13 +54,20 @@ fn without_a_font_the_chart_has_no_text() {
     let other = scratch.0.join("other.png");
     assert!(!chart().font(Some(not_a_font)).write_png(&other).unwrap());
     assert_eq!(std::fs::read(&plain).unwrap(), std::fs::read(&other).unwrap());
-    if Path::new(DEFAULT_FONT).is_file() {
-        let lettered = scratch.0.join("text.png");
-        assert!(chart().write_png(&lettered).unwrap());
-        assert_ne!(std::fs::read(&plain).unwrap(), std::fs::read(&lettered).unwrap(), "text changes the picture");
-    } else {
-        println!("skipped the lettered chart: no font at {DEFAULT_FONT}");
-    }
+}
+
+/// Feature `chart-font`: scripts/test.sh turns it on where the default font is installed.
+#[test]
+#[cfg_attr(not(feature = "chart-font"), ignore = "needs the font DejaVu Sans (fonts-dejavu): feature chart-font")]
+fn with_the_default_font_the_chart_has_text() {
+    assert!(Path::new(DEFAULT_FONT).is_file(), "{DEFAULT_FONT} does not exist, and feature chart-font needs it");
+    let scratch = Scratch::new("plot-text");
+    let plain = scratch.0.join("plain.png");
+    assert!(!chart().font(None).write_png(&plain).unwrap());
+    let lettered = scratch.0.join("text.png");
+    assert!(chart().write_png(&lettered).unwrap(), "the chart is drawn with text");
+    assert_eq!(png_size(&lettered), (800, 500));
+    assert_ne!(std::fs::read(&plain).unwrap(), std::fs::read(&lettered).unwrap(), "text changes the picture");
 }
 
 #[test]

@@ -24,7 +24,9 @@ impl Setup {
         let dir = tempfile::tempdir().expect("a scratch folder");
         std::fs::create_dir(dir.path().join("store")).unwrap();
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(root.join("configs/shogi-tiny.toml")).unwrap();
+        // The tiny recipe for shogi, every key in one file.
+        let recipe = std::fs::read_to_string(root.join("configs/recipes/tiny.toml")).unwrap();
+        let text = format!("variant = \"shogi\"\n{recipe}");
         let mut config = String::new();
         for line in text.lines() {
             let replaced = match line.split(" = ").next().unwrap_or_default() {

@@ -58,10 +58,10 @@ fn a_short_training_run_beats_its_initial_network() {
     // Both networks play without the royal guard: it keeps either side from leaving its king en
     // prise, which turns most of these short endgames into draws at the ply cap (with it, a
     // clean-clone run scored 55% with 72 draws in 100 games), and the test measures the network.
-    // For the same reason neither weighs captures into its search (a player's default since
-    // stop 51): with it the material searcher's judgement, not the network's, picks most moves
-    // (a clean-clone run: 38.5%, 67 draws), nor rules out root moves by material (the material
-    // guard, a player's default since stop 59).
+    // For the same reason neither weighs captures into its search (a player's default): with it
+    // the material searcher's judgement, not the network's, picks most moves (a clean-clone run:
+    // 38.5%, 67 draws), nor rules out root moves by material (the material guard, also a
+    // player's default).
     let trained_spec = format!("{latest}?royal_guard=off&capture_utility=0&material_guard=off&pursuit_utility=0");
     let initial_spec = format!("{}?royal_guard=off&capture_utility=0&material_guard=off&pursuit_utility=0", initial.display());
     run(Command::new(binary)

@@ -207,33 +207,6 @@ fn a_search_for_play_never_hangs_its_only_king() {
 }
 
 #[test]
-fn royal_captures_in_the_tree_are_scored_by_the_rules() {
-    let (g, hanging) = king_beside_an_open_file();
-    for root in [RootSelection::Puct, RootSelection::Gumbel] {
-        for leaves in [true, false] {
-            // Without the root guard, so that the tree meets the hanging moves.
-            let config = SearchConfig { royal_guard: false, royal_capture_leaves: leaves, ..config(root) };
-            let mut search = Search::new(g.clone(), config);
-            run(&mut search, 64, false, 6);
-            let tree = search.tree();
-            let mut visited_hanging = 0;
-            for c in tree.node(ROOT).children().filter(|&c| tree.node(c).visits > 0) {
-                let node = tree.node(c);
-                let hangs = hanging.contains(&node.mv);
-                visited_hanging += usize::from(hangs);
-                // Lost by the rules, every visit: no evaluation asked for, no children made.
-                let scored_lost = node.state == NodeState::Terminal(-1.0) && node.value_sum == -(node.visits as f32);
-                assert_eq!(scored_lost, leaves && hangs, "{root:?} leaves {leaves}: {:?} {:?}", node.mv, node.state);
-            }
-            assert_eq!(visited_hanging, 3, "{root:?}: 64 simulations visit all nine moves");
-            if leaves {
-                assert!(!hanging.contains(&search.best_move().unwrap()), "{root:?}");
-            }
-        }
-    }
-}
-
-#[test]
 fn search_burns_the_last_king_in_tenjiku_shogi() {
     let id = VariantId::TenjikuShogi;
     // Black's fire demon on 12h can ride diagonally to 8d, next to White's lone king on 8c, and
@@ -460,7 +433,7 @@ impl Evaluator for FavouriteEvaluator {
     fn evaluate(&mut self, _game: &Game, moves: &[Move]) -> Result<Evaluation, EvaluatorError> {
         let others = moves.iter().filter(|&&m| m != self.favourite).count().max(1);
         let priors = moves.iter().map(|&m| if m == self.favourite { 0.5 } else { 0.5 / others as f32 }).collect();
-        Ok(Evaluation { priors, wdl: [0.3, 0.4, 0.3], moves_left: 0.0, material: None })
+        Ok(Evaluation { priors, wdl: [0.3, 0.4, 0.3], moves_left: 0.0 })
     }
 }
 
@@ -478,109 +451,6 @@ fn a_search_too_short_to_visit_a_child_plays_the_highest_prior() {
                 assert_eq!(info.best, Some(favourite), "{root:?}, {simulations} simulations");
             }
         }
-    }
-}
-
-/// Even priors and even chances everywhere. Once `first` opened the game, the material
-/// prediction says that Black is `black_material` strongest pieces up (level otherwise) and the
-/// draw probability is `draw_after_first` (0.6 otherwise).
-struct OpeningEvaluator {
-    first: Move,
-    black_material: f32,
-    draw_after_first: f32,
-}
-
-impl Evaluator for OpeningEvaluator {
-    fn evaluate(&mut self, game: &Game, moves: &[Move]) -> Result<Evaluation, EvaluatorError> {
-        let after_first = game.moves().first() == Some(&self.first);
-        let (black_up, draw) = if after_first { (self.black_material, self.draw_after_first) } else { (0.0, 0.6) };
-        let material = if game.position().side_to_move() == Color::Black { black_up } else { -black_up };
-        let priors = vec![1.0 / moves.len() as f32; moves.len()];
-        let decided = (1.0 - draw) / 2.0;
-        Ok(Evaluation { priors, wdl: [decided, draw, decided], moves_left: 0.0, material: Some(material) })
-    }
-}
-
-/// Searches the shogi start position 400 simulations deep with `evaluator` and `config` (every
-/// move considered at a Gumbel root), checks that each visited root move has the value `want`
-/// gives it (`label` names the case), and returns the move the search plays.
-fn search_start_expecting_values(
-    evaluator: &mut OpeningEvaluator,
-    config: SearchConfig,
-    want: impl Fn(Move) -> f32,
-    label: &str,
-) -> Option<Move> {
-    let start = Game::new(Position::start(VariantId::Shogi), GameRules::default_for(VariantId::Shogi.variant()));
-    let mut search = Search::new(start, SearchConfig { gumbel_considered: 64, ..config });
-    run_with(evaluator, &mut search, 400, false, 7);
-    for (mv, visits, q) in search.root_moves() {
-        let Some(q) = q else { continue };
-        assert!((q - want(mv)).abs() < 1e-4, "{label}: {mv:?} ({visits} visits) has q {q}, not {}", want(mv));
-    }
-    search.best_move()
-}
-
-/// With a material utility the search values the opening move after which the network
-/// predicts a material lead at (v + w tanh(m)) / (1 + w), and plays it; without one, every
-/// move is worth the even value.
-#[test]
-fn the_material_utility_weighs_the_predicted_material_into_the_values() {
-    let first = mv(VariantId::Shogi, "1g1f");
-    for root in [RootSelection::Puct, RootSelection::Gumbel] {
-        for weight in [0.0f32, 0.5, 1.0] {
-            let mut evaluator = OpeningEvaluator { first, black_material: 1.5, draw_after_first: 0.6 };
-            let expected = weight * 1.5f32.tanh() / (1.0 + weight);
-            let config = SearchConfig { material_utility: weight, ..config(root) };
-            let label = format!("{root:?}, weight {weight}");
-            let best = search_start_expecting_values(&mut evaluator, config, |mv| if mv == first { expected } else { 0.0 }, &label);
-            if weight > 0.0 {
-                assert_eq!(best, Some(first), "{label}");
-            }
-        }
-    }
-}
-
-/// With contempt the root's side values every line at -contempt times its draw probability,
-/// whichever side moves at the leaves, and plays the opening move after which the network
-/// sees the game less drawn; without it every move is worth the even value. A drawish move
-/// is avoided the same way.
-#[test]
-fn contempt_values_the_draw_probability_against_the_side_at_the_root() {
-    let first = mv(VariantId::Shogi, "1g1f");
-    for root in [RootSelection::Puct, RootSelection::Gumbel] {
-        for contempt in [0.0f32, 0.5, 1.0] {
-            for draw_after_first in [0.2f32, 0.9] {
-                let mut evaluator = OpeningEvaluator { first, black_material: 0.0, draw_after_first };
-                let want = |mv| -contempt * if mv == first { draw_after_first } else { 0.6 };
-                let label = format!("{root:?}, contempt {contempt}, draw after 1g1f {draw_after_first}");
-                let best = search_start_expecting_values(&mut evaluator, SearchConfig { contempt, ..config(root) }, want, &label);
-                if contempt > 0.0 && draw_after_first < 0.6 {
-                    assert_eq!(best, Some(first), "{label}");
-                } else if contempt > 0.0 {
-                    assert_ne!(best, Some(first), "{label}");
-                }
-            }
-        }
-    }
-    for bad in [-0.1, 1.1, f32::NAN] {
-        let error = SearchConfig { contempt: bad, ..SearchConfig::default() }.validate().unwrap_err();
-        assert_eq!(error.field, "search.contempt", "{bad}");
-    }
-}
-
-/// A network without the material head leaves the value alone whatever the weight, and the
-/// weight must be a number of at least 0.
-#[test]
-fn the_material_utility_needs_a_material_prediction_and_a_weight_of_at_least_zero() {
-    let evaluation = Evaluation { priors: vec![1.0], wdl: [0.5, 0.3, 0.2], moves_left: 0.0, material: None };
-    let weighted = SearchConfig { material_utility: 2.0, ..SearchConfig::default() };
-    assert!((weighted.leaf_value(&evaluation) - 0.3).abs() < 1e-6);
-    let with_material = Evaluation { material: Some(-0.5), ..evaluation };
-    assert!((weighted.leaf_value(&with_material) - (0.3 + 2.0 * (-0.5f32).tanh()) / 3.0).abs() < 1e-6);
-    assert!((SearchConfig::default().leaf_value(&with_material) - 0.3).abs() < 1e-6);
-    for bad in [-0.1, f32::NAN] {
-        let error = SearchConfig { material_utility: bad, ..SearchConfig::default() }.validate().unwrap_err();
-        assert_eq!(error.field, "search.material_utility", "{bad}");
     }
 }
 
@@ -637,7 +507,7 @@ struct DrawishEvaluator;
 impl Evaluator for DrawishEvaluator {
     fn evaluate(&mut self, _game: &Game, moves: &[Move]) -> Result<Evaluation, EvaluatorError> {
         let priors = vec![1.0 / moves.len() as f32; moves.len()];
-        Ok(Evaluation { priors, wdl: [0.1, 0.8, 0.1], moves_left: 0.0, material: None })
+        Ok(Evaluation { priors, wdl: [0.1, 0.8, 0.1], moves_left: 0.0 })
     }
 }
 
@@ -716,36 +586,6 @@ fn the_capture_utility_measures_from_the_root_a_search_moved_on_to() {
     assert!(moved.tree().node(child).state == NodeState::Expanded, "{visits} visits");
     moved.advance(quiet).unwrap();
     assert_eq!((moved.tree().node(ROOT).visits, moved.tree().node(ROOT).value_sum), (visits, sum));
-}
-
-/// With two-fold draws a position of the tree that repeats one of the game's is scored as a
-/// draw by the rules, unless the move into it gave check (perpetual check loses in shogi):
-/// after 5i4i 5a4a 4i5i 4a5a, the king's 5i4i goes back to the position after the first move;
-/// after the rook's checks 1h1a 5a5b 1a1b 5b5a, 1b1a repeats the first check and is left to
-/// the network. Without the option every repetition is evaluated.
-#[test]
-fn two_fold_draws_score_a_repeated_position_as_a_draw_unless_it_was_reached_by_check() {
-    let played = |start: &str, moves: &str| {
-        let mut g = game(VariantId::Shogi, start);
-        for m in moves.split_whitespace() {
-            g.play(mv(VariantId::Shogi, m)).unwrap();
-        }
-        g
-    };
-    let kings = played("4k4/9/9/9/9/9/9/9/4K4 b - 1", "5i4i 5a4a 4i5i 4a5a");
-    let checks = played("4k4/9/9/9/9/9/9/8R/4K4 b - 1", "1h1a 5a5b 1a1b 5b5a");
-    let state = |g: &Game, two_fold_draws: bool, m: &str| {
-        let mut search = Search::new(g.clone(), SearchConfig { two_fold_draws, ..config(RootSelection::Puct) });
-        run(&mut search, 200, false, 1);
-        let child = search.tree().child(ROOT, mv(VariantId::Shogi, m)).unwrap();
-        assert!(search.tree().node(child).visits > 0, "{m}");
-        search.tree().node(child).state
-    };
-    assert_eq!(state(&kings, true, "5i4i"), NodeState::Terminal(0.0));
-    assert_eq!(state(&kings, true, "5i6i"), NodeState::Expanded);
-    assert_eq!(state(&kings, false, "5i4i"), NodeState::Expanded);
-    assert_eq!(state(&checks, true, "1b1a"), NodeState::Expanded);
-    assert_eq!(state(&checks, true, "5i4i"), NodeState::Expanded);
 }
 
 /// A chu position where Black, with two rooks, two bishops and a gold against a gold, is far

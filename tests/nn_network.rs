@@ -39,7 +39,6 @@ fn a_tiny_network_runs_on_real_positions_of_every_variant() {
             assert!((e.priors.iter().sum::<f32>() - 1.0).abs() < 1e-4, "{id}: priors sum to 1");
             assert!((e.wdl.iter().sum::<f32>() - 1.0).abs() < 1e-4, "{id}: WDL sums to 1");
             assert!(e.priors.iter().chain(&e.wdl).all(|p| p.is_finite() && *p >= 0.0));
-            assert_eq!(e.material, None, "{id}: a network without auxiliary heads predicts no material");
         }
     }
 }
@@ -86,10 +85,10 @@ fn inference_logits_are_the_forward_pass_logits_at_the_moves_asked_for() {
     }
 }
 
-/// A network with auxiliary heads predicts the material balance in every pass, and inference
-/// hands the search its first column (a few plies ahead) for each position.
+/// A network with auxiliary heads predicts the material balance in every forward pass: a few
+/// plies ahead and at the game's end, for each position.
 #[test]
-fn inference_carries_the_material_prediction_of_a_network_with_auxiliary_heads() {
+fn the_material_head_of_a_network_with_auxiliary_heads_runs_in_every_pass() {
     tch::manual_seed(3);
     let games = sample_games(VariantId::ChuShogi, 4, 2);
     let batch = encode_batch(&games);
@@ -98,12 +97,7 @@ fn inference_carries_the_material_prediction_of_a_network_with_auxiliary_heads()
     let input = Tensor::from_slice(&batch.planes).view([4, net.layout().input_planes as i64, n, n]);
     let material = tch::no_grad(|| net.forward(&input, false)).material.expect("the material head runs in every pass");
     assert_eq!(material.size(), [4, 2]);
-    let mut inference = Inference::default();
-    net.infer_into(&batch.planes, &batch.legal, &mut inference);
-    for i in 0..4 {
-        let predicted = inference.evaluation(i).material.expect("inference carries the prediction");
-        assert!((predicted as f64 - material.double_value(&[i as i64, 0])).abs() < 1e-5, "position {i}");
-    }
+    assert!(Vec::<f32>::try_from(material.flatten(0, -1)).unwrap().iter().all(|m| m.is_finite()));
 }
 
 #[test]
@@ -217,10 +211,12 @@ fn every_preset_loads_and_builds() {
     assert_eq!(small.inference.precision, Precision::F32);
 }
 
-/// The shogi tiny preset with `from` replaced by `to`, parsed.
+/// The tiny reference recipe for shogi (every key in one file) with `from` replaced by `to`,
+/// parsed as the file `shogi-tiny.toml`.
 fn edited(from: &str, to: &str) -> Result<RunConfig, ConfigError> {
     let path = configs().join("shogi-tiny.toml");
-    let text = std::fs::read_to_string(&path).unwrap();
+    let recipe = std::fs::read_to_string(configs().join("recipes/tiny.toml")).unwrap();
+    let text = format!("variant = \"shogi\"\n{recipe}");
     assert!(text.contains(from), "the preset contains '{from}'");
     RunConfig::parse(&text.replacen(from, to, 1), &path)
 }

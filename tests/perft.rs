@@ -1,7 +1,7 @@
 //! Perft against reference counts from independent engines (tests/perft/*.tsv).
 //!
 //! Default suite: every row of depth <= 4 and every row of at most 30 million nodes, for every
-//! position of an implemented variant (about a minute in release). `cargo test --release --test
+//! position (about a minute in release). `cargo test --release --test
 //! perft -- --ignored` runs every row (the deep suite).
 
 mod common;
@@ -66,28 +66,24 @@ fn number<T: std::str::FromStr>(origin: &str, field: &str, what: &str) -> T {
     field.trim().parse().unwrap_or_else(|_| panic!("{origin}: {what} '{field}' is not a number"))
 }
 
-/// Rows of startpos.tsv for implemented variants, and the names of the variants skipped.
-fn startpos_rows() -> (Vec<Row>, Vec<String>) {
-    let mut rows = Vec::new();
-    let mut skipped = Vec::new();
-    for (line, f) in data_lines("startpos.tsv") {
-        let origin = format!("startpos.tsv:{line}");
-        assert_eq!(f.len(), 3, "{origin}: expected 3 fields (variant, depth, nodes), found {f:?}");
-        let Ok(variant) = f[0].parse::<VariantId>() else {
-            skipped.push(f[0].clone());
-            continue;
-        };
-        rows.push(Row {
-            name: format!("{} start", f[0]),
-            variant,
-            sfen: None,
-            depth: number(&origin, &f[1], "depth"),
-            nodes: number(&origin, &f[2], "nodes"),
-            origin,
-        });
-    }
-    skipped.dedup();
-    (rows, skipped)
+/// The rows of startpos.tsv (every variant it names must be one of the crate's).
+fn startpos_rows() -> Vec<Row> {
+    data_lines("startpos.tsv")
+        .into_iter()
+        .map(|(line, f)| {
+            let origin = format!("startpos.tsv:{line}");
+            assert_eq!(f.len(), 3, "{origin}: expected 3 fields (variant, depth, nodes), found {f:?}");
+            let variant = f[0].parse::<VariantId>().unwrap_or_else(|e| panic!("{origin}: {e}"));
+            Row {
+                name: format!("{} start", f[0]),
+                variant,
+                sfen: None,
+                depth: number(&origin, &f[1], "depth"),
+                nodes: number(&origin, &f[2], "nodes"),
+                origin,
+            }
+        })
+        .collect()
 }
 
 fn shogi_rows() -> Vec<Row> {
@@ -148,13 +144,10 @@ fn named(row: &Row) -> bool {
 
 #[test]
 fn tables_are_well_formed_and_cover_the_implemented_variants() {
-    let (rows, skipped) = startpos_rows();
+    let rows = startpos_rows();
     for id in VariantId::ALL {
         let depths: Vec<u32> = rows.iter().filter(|r| r.variant == id).map(|r| r.depth).collect();
         assert!(depths.contains(&1) && depths.contains(&2), "startpos.tsv lacks shallow rows for {id}");
-    }
-    if !skipped.is_empty() {
-        eprintln!("note: startpos.tsv rows of variants not implemented yet are skipped: {skipped:?}");
     }
     let shogi = shogi_rows();
     assert!(shogi.len() >= 10, "shogi.tsv has only {} rows", shogi.len());
@@ -170,15 +163,10 @@ fn tables_are_well_formed_and_cover_the_implemented_variants() {
     assert_eq!(perft(&Position::start(VariantId::Shogi), 1), 30, "shogi.md section 9: 30 legal moves at the start");
 }
 
-/// The default rows of startpos.tsv for the variant named `name`, or a note when that variant is
-/// not implemented yet.
+/// The default rows of startpos.tsv for the variant named `name`.
 fn check_startpos(name: &str) {
-    let Ok(id) = name.parse::<VariantId>() else {
-        eprintln!("note: {name} is not implemented yet; its start-position rows are skipped");
-        return;
-    };
-    let (rows, _) = startpos_rows();
-    check(&default_rows(rows.into_iter().filter(|r| r.variant == id).collect()));
+    let id: VariantId = name.parse().unwrap_or_else(|e| panic!("{e}"));
+    check(&default_rows(startpos_rows().into_iter().filter(|r| r.variant == id).collect()));
 }
 
 #[test]
@@ -245,22 +233,19 @@ fn shogi_tsv_yaneuraou_bench_3() {
     check(&shogi_rows_named("YaneuraOu bench 3"));
 }
 
-/// Positions added to shogi.tsv later, without a test of their own.
+/// Every position of shogi.tsv has a test above.
 #[test]
-fn shogi_tsv_other_positions() {
-    let rows: Vec<Row> = default_rows(shogi_rows()).into_iter().filter(|r| !named(r)).collect();
-    if rows.is_empty() {
-        eprintln!("note: every shogi.tsv position has its own test");
-        return;
+fn every_shogi_tsv_position_has_a_test() {
+    for row in shogi_rows() {
+        assert!(named(&row), "{}: add its name to NAMED_POSITIONS and a test for it", row.describe());
     }
-    check(&rows);
 }
 
 /// The deep suite: every row of both tables.
 #[test]
 #[ignore = "deep perft suite: several minutes; run with --ignored"]
 fn deep_every_row() {
-    let (mut rows, _) = startpos_rows();
+    let mut rows = startpos_rows();
     rows.extend(shogi_rows());
     check(&rows);
 }

@@ -88,10 +88,8 @@ fn a_short_game_over_a_pipe() {
 #[test]
 fn a_short_game_in_a_pseudo_terminal() {
     let _serial = serial();
-    if Command::new("script").arg("--version").output().is_err() {
-        println!("skipped: the 'script' program (util-linux) is not installed");
-        return;
-    }
+    let script = Command::new("script").arg("--version").output();
+    assert!(script.is_ok_and(|out| out.status.success()), "this test needs the program 'script' of util-linux (apt-get install bsdutils)");
     let dir = temp_dir("play-pty");
     let (input, expected) = short_game(&dir);
     let command =

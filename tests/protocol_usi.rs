@@ -345,11 +345,12 @@ fn end_of_input_quits_and_a_missing_model_is_reported() {
     assert!(engine.wait(LONG).success());
 }
 
-/// The cshogi package, when the project's Python has it.
-fn python_with_cshogi() -> Option<PathBuf> {
+/// The project's Python, which must have the cshogi package (scripts/setup.sh installs it).
+fn python_with_cshogi() -> PathBuf {
     let python = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/python");
     let found = Command::new(&python).args(["-c", "import cshogi"]).status().is_ok_and(|s| s.success());
-    found.then_some(python)
+    assert!(found, "{} cannot import cshogi: run scripts/setup.sh, which installs it", python.display());
+    python
 }
 
 /// Whole games through cshogi's USI driver: against a random player and against itself, every
@@ -359,10 +360,7 @@ fn python_with_cshogi() -> Option<PathBuf> {
 #[ignore = "slow: two whole games with real clocks"]
 fn cshogi_plays_whole_games_against_the_engine() {
     let _serial = serial();
-    let Some(python) = python_with_cshogi() else {
-        println!("skipped: the Python package cshogi is not installed in .venv (scripts/setup.sh installs it)");
-        return;
-    };
+    let python = python_with_cshogi();
     let dir = temp_dir("cshogi");
     let wrapper = dir.join("engine.sh");
     std::fs::write(&wrapper, format!("#!/bin/sh\nexec '{}' usi --model '{}' \"$@\"\n", env!("CARGO_BIN_EXE_shogi-zero"), model())).unwrap();

@@ -16,12 +16,13 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::player::{Budget, FactoryResult, PlayerFactory, PlayerSpec, SearchOptions};
+use super::player::{Budget, FactoryResult, PlayerFactory, PlayerSpec};
 use super::runner::{run_match, MatchConfig, MatchReport};
 use super::stats::{elo_from_score, EloEstimate, Wdl};
 use super::ArenaError;
 use crate::files::write_atomic;
 use crate::invalid_field::InvalidField;
+use crate::mcts::SearchConfig;
 use crate::plot::LineChart;
 
 /// The checkpoints of a run folder: `(step, path)` of every `step-<N>.json`, by step.
@@ -89,7 +90,7 @@ pub fn run_ladder(config: &LadderConfig, make: &dyn Fn(&PlayerSpec) -> FactoryRe
     let mut rows = Vec::new();
     let mut previous: Option<(Arc<dyn PlayerFactory>, f64)> = None;
     for (i, (step, path)) in steps.iter().enumerate() {
-        let candidate = build(&PlayerSpec::Checkpoint { path: path.clone(), search: SearchOptions::default() })?;
+        let candidate = build(&PlayerSpec::Checkpoint { path: path.clone(), search: SearchConfig::for_play() })?;
         let mut anchor_rating = None;
         if let Some(anchor) = &anchor {
             let report = ladder_match(config, &format!("step-{step}-vs-anchor"), i, [candidate.clone(), anchor.clone()])?;

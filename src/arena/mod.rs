@@ -24,7 +24,7 @@ use std::path::PathBuf;
 
 pub use crate::openings::{Opening, Openings};
 pub use ladder::{gate, run_ladder, GateConfig, GateDecision, LadderConfig, LadderRow};
-pub use player::{factory, Budget, Player, PlayerError, PlayerFactory, PlayerSpec, SearchOptions, SpecError};
+pub use player::{factory, Budget, Player, PlayerError, PlayerFactory, PlayerSpec, SpecError};
 pub use runner::{run_match, MatchConfig, MatchReport};
 pub use stats::{EloEstimate, Sprt, Wdl};
 

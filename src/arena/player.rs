@@ -8,18 +8,12 @@
 //! - `xboard:<command>[?key=value&...]`: an outside engine speaking xboard/CECP version 2.
 //! - anything containing `/` or ending in `.json`, or an existing path: a checkpoint (a
 //!   `step-N.json` metadata file or a run folder), searched with a player's default search
-//!   settings ([`crate::mcts::SearchConfig::for_play`]: the capture utility, the material
-//!   guard and the pursuit utility on);
-//!   `<path>?royal_guard=off` turns the royal guard off, `royal_capture_leaves=on` the scoring
-//!   of royal captures in the tree on, `root=gumbel` makes the root a Gumbel root (sequential
-//!   halving, as self-play searches) instead of PUCT, `material_utility=<weight>` weighs the
-//!   network's material prediction into the search's values, `capture_utility=<weight>` the
-//!   material won since the root, captures still to make counted, `unmet_threats=on` counts
-//!   there the second most costly of the mover's threatened pieces too, `material_guard=off`
-//!   lets root moves that lose material another move keeps be searched, `contempt=<0 to 1>` values
-//!   the network's draw probability against the player, `two_fold_draws=on` scores a repeated
-//!   position in the tree as a draw, `pursuit_utility=<0 to 1>` (`0` turns it off) weighs in
-//!   how a side far ahead closes in on the enemy royal pieces (see [`crate::mcts::SearchConfig`]); join them with `&`.
+//!   ([`SearchConfig::for_play`]: the capture utility, the material guard and the pursuit
+//!   utility on). `<path>?key=value&key=value...` sets any key of the search (the keys of a
+//!   run's `[search]` table, [`SearchConfig`]): `on`/`off` and `true`/`false` are booleans,
+//!   numbers are numbers, other values names (`root=gumbel`). For example
+//!   `<path>?royal_guard=off`, or `<path>?capture_utility=0&material_guard=off&pursuit_utility=0`
+//!   for the network's own search. See docs/search.md.
 //!
 //! The engine command is split at spaces (`usi:fairy-stockfish --flag`); a bare name is looked up
 //! on `PATH` and then in `/usr/games` (where Debian installs engines). Keys after `?`:
@@ -39,7 +33,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::mcts::RootSelection;
+use crate::mcts::SearchConfig;
 use crate::rules::{Color, Game, Move, VariantId};
 
 /// What a player may spend on one move. `--sims` and `--time-ms` apply to every player; each
@@ -239,76 +233,12 @@ pub enum PlayerSpec {
     },
     Usi(EngineSpec),
     Xboard(EngineSpec),
-    /// A checkpoint: a `step-N.json` metadata file or a run folder, searched with the default
-    /// settings but for the options its spec sets.
+    /// A checkpoint: a `step-N.json` metadata file or a run folder, searched with a player's
+    /// default search ([`SearchConfig::for_play`]) but for the keys its spec sets.
     Checkpoint {
         path: PathBuf,
-        search: SearchOptions,
+        search: SearchConfig,
     },
-}
-
-/// What a checkpoint spec may change in its player's search: the royal-safety aids, the
-/// root's selection rule, the material utility and the contempt for a draw.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SearchOptions {
-    /// [`crate::mcts::SearchConfig::royal_guard`].
-    pub royal_guard: bool,
-    /// [`crate::mcts::SearchConfig::royal_capture_leaves`].
-    pub royal_capture_leaves: bool,
-    /// [`crate::mcts::SearchConfig::root`].
-    pub root: RootSelection,
-    /// [`crate::mcts::SearchConfig::material_utility`].
-    pub material_utility: f32,
-    /// [`crate::mcts::SearchConfig::capture_utility`].
-    pub capture_utility: f32,
-    /// [`crate::mcts::SearchConfig::unmet_threats`].
-    pub unmet_threats: bool,
-    /// [`crate::mcts::SearchConfig::material_guard`].
-    pub material_guard: bool,
-    /// [`crate::mcts::SearchConfig::contempt`].
-    pub contempt: f32,
-    /// [`crate::mcts::SearchConfig::two_fold_draws`].
-    pub two_fold_draws: bool,
-    /// [`crate::mcts::SearchConfig::pursuit_utility`].
-    pub pursuit_utility: f32,
-}
-
-impl Default for SearchOptions {
-    /// Those of a player's default search ([`crate::mcts::SearchConfig::for_play`]).
-    fn default() -> SearchOptions {
-        let search = crate::mcts::SearchConfig::for_play();
-        SearchOptions {
-            royal_guard: search.royal_guard,
-            royal_capture_leaves: search.royal_capture_leaves,
-            root: search.root,
-            material_utility: search.material_utility,
-            capture_utility: search.capture_utility,
-            unmet_threats: search.unmet_threats,
-            material_guard: search.material_guard,
-            contempt: search.contempt,
-            two_fold_draws: search.two_fold_draws,
-            pursuit_utility: search.pursuit_utility,
-        }
-    }
-}
-
-impl SearchOptions {
-    /// A player's default search with these options.
-    pub fn search_config(&self) -> crate::mcts::SearchConfig {
-        crate::mcts::SearchConfig {
-            royal_guard: self.royal_guard,
-            royal_capture_leaves: self.royal_capture_leaves,
-            root: self.root,
-            material_utility: self.material_utility,
-            capture_utility: self.capture_utility,
-            unmet_threats: self.unmet_threats,
-            material_guard: self.material_guard,
-            contempt: self.contempt,
-            two_fold_draws: self.two_fold_draws,
-            pursuit_utility: self.pursuit_utility,
-            ..crate::mcts::SearchConfig::for_play()
-        }
-    }
 }
 
 impl FromStr for PlayerSpec {
@@ -336,48 +266,7 @@ impl FromStr for PlayerSpec {
         };
         let path = Path::new(path_text);
         if path_text.contains('/') || path_text.ends_with(".json") || (!path_text.is_empty() && path.exists()) {
-            let mut search = SearchOptions::default();
-            for param in params.into_iter().flat_map(|p| p.split('&')) {
-                let bad =
-                    |reason: &str| SpecError::BadParam { spec: text.to_string(), param: param.to_string(), reason: reason.to_string() };
-                let (key, value) = param.split_once('=').unwrap_or((param, ""));
-                let on_off = |value: &str| match value {
-                    "on" => Ok(true),
-                    "off" => Ok(false),
-                    _ => Err(bad(&format!("use {key}=on or {key}=off"))),
-                };
-                let weight = |value: &str| {
-                    value
-                        .parse()
-                        .ok()
-                        .filter(|w: &f32| w.is_finite() && *w >= 0.0)
-                        .ok_or_else(|| bad(&format!("use {key}=<a number >= 0>")))
-                };
-                let share = |value: &str| {
-                    value
-                        .parse()
-                        .ok()
-                        .filter(|w: &f32| (0.0..=1.0).contains(w))
-                        .ok_or_else(|| bad(&format!("use {key}=<a number from 0 to 1>")))
-                };
-                match key {
-                    "royal_guard" => search.royal_guard = on_off(value)?,
-                    "royal_capture_leaves" => search.royal_capture_leaves = on_off(value)?,
-                    "two_fold_draws" => search.two_fold_draws = on_off(value)?,
-                    "unmet_threats" => search.unmet_threats = on_off(value)?,
-                    "material_guard" => search.material_guard = on_off(value)?,
-                    "root" => search.root = RootSelection::from_name(value).ok_or_else(|| bad("use root=puct or root=gumbel"))?,
-                    "material_utility" => search.material_utility = weight(value)?,
-                    "capture_utility" => search.capture_utility = weight(value)?,
-                    "contempt" => search.contempt = share(value)?,
-                    "pursuit_utility" => search.pursuit_utility = share(value)?,
-                    _ => {
-                        return Err(bad(
-                            "a checkpoint takes only royal_guard=on|off, royal_capture_leaves=on|off, root=puct|gumbel, material_utility=<weight>, capture_utility=<weight>, unmet_threats=on|off, material_guard=on|off, contempt=<0 to 1>, pursuit_utility=<0 to 1> and two_fold_draws=on|off",
-                        ))
-                    }
-                }
-            }
+            let search = overlay_search(text, params)?;
             return Ok(PlayerSpec::Checkpoint { path: path.to_path_buf(), search });
         }
         Err(SpecError::Unknown(text.to_string()))
@@ -409,39 +298,7 @@ impl fmt::Display for PlayerSpec {
             }
             PlayerSpec::Checkpoint { path, search } => {
                 write!(f, "{}", path.display())?;
-                let default = SearchOptions::default();
-                let on_off = |on: bool| if on { "on" } else { "off" };
-                let mut params = Vec::new();
-                if search.royal_guard != default.royal_guard {
-                    params.push(format!("royal_guard={}", on_off(search.royal_guard)));
-                }
-                if search.royal_capture_leaves != default.royal_capture_leaves {
-                    params.push(format!("royal_capture_leaves={}", on_off(search.royal_capture_leaves)));
-                }
-                if search.root != default.root {
-                    params.push(format!("root={}", search.root.name()));
-                }
-                if search.material_utility != default.material_utility {
-                    params.push(format!("material_utility={}", search.material_utility));
-                }
-                if search.capture_utility != default.capture_utility {
-                    params.push(format!("capture_utility={}", search.capture_utility));
-                }
-                if search.unmet_threats != default.unmet_threats {
-                    params.push(format!("unmet_threats={}", on_off(search.unmet_threats)));
-                }
-                if search.material_guard != default.material_guard {
-                    params.push(format!("material_guard={}", on_off(search.material_guard)));
-                }
-                if search.contempt != default.contempt {
-                    params.push(format!("contempt={}", search.contempt));
-                }
-                if search.two_fold_draws != default.two_fold_draws {
-                    params.push(format!("two_fold_draws={}", on_off(search.two_fold_draws)));
-                }
-                if search.pursuit_utility != default.pursuit_utility {
-                    params.push(format!("pursuit_utility={}", search.pursuit_utility));
-                }
+                let params = search_keys(search);
                 if !params.is_empty() {
                     write!(f, "?{}", params.join("&"))?;
                 }
@@ -462,8 +319,69 @@ pub fn factory(spec: &PlayerSpec, variant: VariantId) -> FactoryResult {
         PlayerSpec::Random => Arc::new(super::random::RandomFactory::new(name)),
         PlayerSpec::AlphaBeta { depth } => Arc::new(super::alphabeta::AlphaBetaFactory::new(name, variant, *depth)),
         PlayerSpec::Usi(engine) | PlayerSpec::Xboard(engine) => Arc::new(super::engine::EngineFactory::new(name, engine.clone(), variant)?),
-        PlayerSpec::Checkpoint { path, search } => {
-            Arc::new(super::network_player::NetworkFactory::load(name, path, variant, search.search_config())?)
-        }
+        PlayerSpec::Checkpoint { path, search } => Arc::new(super::network_player::NetworkFactory::load(name, path, variant, *search)?),
     })
+}
+
+/// The search settings of a player spec as a JSON object, one member per key of
+/// [`SearchConfig`]. Numbers are written as the shortest decimals that read back the same.
+fn search_table(search: &SearchConfig) -> serde_json::Map<String, serde_json::Value> {
+    let text = serde_json::to_string(search).expect("search settings serialize");
+    match serde_json::from_str(&text).expect("serialized settings read back") {
+        serde_json::Value::Object(table) => table,
+        other => unreachable!("search settings serialize to an object, not {other}"),
+    }
+}
+
+/// The value of a spec's `key=value`: `on`/`off` and `true`/`false` a boolean, a number a
+/// number, anything else a string.
+fn spec_value(value: &str) -> serde_json::Value {
+    match value {
+        "on" | "true" => serde_json::Value::Bool(true),
+        "off" | "false" => serde_json::Value::Bool(false),
+        _ => {
+            if let Ok(n) = value.parse::<i64>() {
+                serde_json::Value::from(n)
+            } else if let Some(n) = value.parse::<f64>().ok().and_then(serde_json::Number::from_f64) {
+                serde_json::Value::Number(n)
+            } else {
+                serde_json::Value::String(value.to_string())
+            }
+        }
+    }
+}
+
+/// A player's default search ([`SearchConfig::for_play`]) with the `key=value` list `params`
+/// of the checkpoint spec `spec` laid over it: any key of [`SearchConfig`], each read and
+/// checked as a run's `[search]` table is ([`SearchConfig::validate`]).
+fn overlay_search(spec: &str, params: Option<&str>) -> Result<SearchConfig, SpecError> {
+    let mut table = search_table(&SearchConfig::for_play());
+    let mut search = SearchConfig::for_play();
+    for param in params.into_iter().flat_map(|p| p.split('&')).filter(|p| !p.is_empty()) {
+        let bad = |reason: String| SpecError::BadParam { spec: spec.to_string(), param: param.to_string(), reason };
+        let (key, value) = param.split_once('=').ok_or_else(|| bad("expected key=value".to_string()))?;
+        table.insert(key.to_string(), spec_value(value));
+        search = serde_json::from_value(serde_json::Value::Object(table.clone())).map_err(|e| bad(format!("search.{key}: {e}")))?;
+        search.validate().map_err(|e| bad(format!("{}: {}", e.field, e.message)))?;
+    }
+    Ok(search)
+}
+
+/// The `key=value` pairs that make `search` out of a player's default search, keys in
+/// alphabetical order: what a checkpoint spec writes after its `?`.
+fn search_keys(search: &SearchConfig) -> Vec<String> {
+    let default = search_table(&SearchConfig::for_play());
+    search_table(search)
+        .into_iter()
+        .filter(|(key, value)| default.get(key) != Some(value))
+        .map(|(key, value)| match value {
+            serde_json::Value::Bool(on) => format!("{key}={}", if on { "on" } else { "off" }),
+            serde_json::Value::String(text) => format!("{key}={text}"),
+            serde_json::Value::Number(n) => match n.as_i64() {
+                Some(whole) => format!("{key}={whole}"),
+                None => format!("{key}={}", n.as_f64().expect("a number of the settings")),
+            },
+            other => format!("{key}={other}"),
+        })
+        .collect()
 }

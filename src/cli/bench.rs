@@ -104,10 +104,6 @@ struct SearchBenchArgs {
     /// to each simulation.
     #[arg(long, default_value_t = 0.0)]
     capture_utility: f32,
-    /// With `--capture-utility`: also measure those searches with the unmet threats counted
-    /// (`SearchConfig::unmet_threats`), and their ratio to the capture searches.
-    #[arg(long)]
-    unmet_threats: bool,
 }
 
 /// Settings of `bench selfplay`.
@@ -188,8 +184,7 @@ fn parse_root(name: &str) -> anyhow::Result<RootSelection> {
 
 fn bench_search(args: SearchBenchArgs) -> anyhow::Result<ExitCode> {
     let variants = parse_variants(&args.variants)?;
-    // Self-play's search: the royal guard is for play (see selfplay::game).
-    let config = SearchConfig { root: parse_root(&args.root)?, royal_guard: false, ..SearchConfig::default() };
+    let config = SearchConfig { root: parse_root(&args.root)?, ..SearchConfig::default() }.for_selfplay();
     anyhow::ensure!((1..=1_000_000).contains(&args.simulations), "--simulations must be between 1 and 1000000");
     anyhow::ensure!(args.seconds > 0.0 && args.seconds <= 600.0, "--seconds must be between 0 and 600");
     let with_captures = SearchConfig { capture_utility: args.capture_utility, ..config };
@@ -200,12 +195,8 @@ fn bench_search(args: SearchBenchArgs) -> anyhow::Result<ExitCode> {
     );
     print!("{:<18} {:>14} {:>14} {:>7} {:>11}", "variant", "simulations/s", "checked sims/s", "ratio", "mean depth");
     let measure_captures = args.capture_utility > 0.0;
-    let measure_threats = measure_captures && args.unmet_threats;
     if measure_captures {
         print!(" {:>14} {:>7} {:>13}", "capture sims/s", "ratio", "added us/sim");
-    }
-    if measure_threats {
-        print!(" {:>14} {:>13}", "threat sims/s", "vs capture");
     }
     println!();
     let duration = Duration::from_secs_f64(args.seconds);
@@ -224,10 +215,6 @@ fn bench_search(args: SearchBenchArgs) -> anyhow::Result<ExitCode> {
             let captures = measure_search(&games, with_captures, args.simulations, duration);
             let added = 1e6 / captures.simulations_per_s - 1e6 / rate.simulations_per_s;
             print!(" {:>14.0} {:>6.2}x {:>13.1}", captures.simulations_per_s, captures.simulations_per_s / rate.simulations_per_s, added);
-            if measure_threats {
-                let threats = measure_search(&games, SearchConfig { unmet_threats: true, ..with_captures }, args.simulations, duration);
-                print!(" {:>14.0} {:>12.2}x", threats.simulations_per_s, threats.simulations_per_s / captures.simulations_per_s);
-            }
         }
         println!();
     }
@@ -237,9 +224,6 @@ fn bench_search(args: SearchBenchArgs) -> anyhow::Result<ExitCode> {
     if measure_captures {
         println!("capture: the same searches with capture utility {}; its ratio to simulations/s, and the", args.capture_utility);
         println!("microseconds each simulation gains (the leaves' quiescence searches)");
-    }
-    if measure_threats {
-        println!("threat: the capture searches with the unmet threats counted; their ratio to the capture searches");
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,4 +1,7 @@
-//! [`RunConfig`]: one run's configuration file, its tables read and checked together.
+//! [`RunConfig`]: one run's configuration file, its tables read and checked together. A file
+//! may build on another with `base = "<path>"` ([`layers`]).
+
+mod layers;
 
 use std::path::{Path, PathBuf};
 
@@ -55,6 +58,8 @@ pub enum ConfigError {
     Parse { path: PathBuf, message: String },
     #[error("config file {path}: {source}")]
     Invalid { path: PathBuf, source: InvalidField },
+    #[error("config file {path}: key `base`: {message}")]
+    Base { path: PathBuf, message: String },
 }
 
 impl RunConfig {
@@ -64,16 +69,17 @@ impl RunConfig {
         RunConfig::parse(&text, path)
     }
 
-    /// Parses and checks configuration text; `path` names it in errors, and a relative
-    /// openings path is taken from its folder (and made absolute, so a run folder's copy of
-    /// the configuration still finds the file).
+    /// Parses and checks configuration text; `path` names it in errors, and its `base`, if it
+    /// names one, is read from its folder. A relative openings path is taken from the folder of
+    /// the file that sets it (and made absolute, so a run folder's copy of the configuration
+    /// still finds the file).
     pub fn parse(text: &str, path: &Path) -> Result<RunConfig, ConfigError> {
-        let mut config: RunConfig = toml::from_str(text)
-            .map_err(|e| ConfigError::Parse { path: path.to_path_buf(), message: e.to_string().trim_end().to_string() })?;
+        let layers = layers::Layers::read(text, path)?;
+        let mut config: RunConfig = layers.deserialize()?;
         let invalid = |source| ConfigError::Invalid { path: path.to_path_buf(), source };
         config.validate().map_err(invalid)?;
         if let Some(openings) = &mut config.selfplay.openings {
-            let folder = path.parent().unwrap_or(Path::new(""));
+            let folder = layers.folder_setting("selfplay", "openings").unwrap_or(Path::new(""));
             *openings = std::path::absolute(folder.join(&*openings)).unwrap_or_else(|_| folder.join(&*openings));
             let rules = GameRules::default_for(config.variant.variant());
             read_openings(config.variant, openings, rules).map_err(|e| {
@@ -102,7 +108,8 @@ impl RunConfig {
     }
 }
 
-/// The configuration as TOML text (every key written out), as a run folder keeps it.
+/// The configuration as TOML text (every key written out, no `base`), as a run folder and a
+/// store keep it.
 pub fn to_toml(config: &RunConfig) -> String {
     toml::to_string_pretty(config).expect("a run configuration serialises")
 }
@@ -115,3 +122,6 @@ fn variant_by_name<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Variant
     let name = String::deserialize(deserializer)?;
     name.parse().map_err(serde::de::Error::custom)
 }
+
+#[cfg(test)]
+mod tests;

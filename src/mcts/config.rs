@@ -5,7 +5,6 @@ use serde::{Deserialize, Serialize};
 
 use super::mate::MAX_MATE_PLIES;
 use crate::invalid_field::InvalidField;
-use crate::nn::Evaluation;
 
 /// Capture-only plies of the quiescence search behind [`SearchConfig::capture_utility`].
 pub const QUIESCENCE_PLIES: u32 = 6;
@@ -89,75 +88,43 @@ pub struct SearchConfig {
     pub mate_search_plies: u32,
     /// Root moves that leave the mover's only royal piece where the opponent can take it at
     /// once (the large variants allow such moves) are ruled out, unless every move does. For
-    /// play: self-play always turns it off.
+    /// play: self-play always turns it off ([`SearchConfig::for_selfplay`]).
     pub royal_guard: bool,
-    /// Positions in the tree where the side to move can take the opponent's only royal piece
-    /// (the large variants) are scored as won by the rules instead of by the network, so that
-    /// moves which leave the royal en prise, or fail to meet such a threat, are seen lost as
-    /// soon as the search visits them; self-play too, so that its training targets see it. Off
-    /// by default: a recipe turns it on, and the default models were trained without it.
-    pub royal_capture_leaves: bool,
-    /// Weight of the network's material prediction in the value the search backs up (KataGo's
-    /// score utility in spirit): a leaf is worth (v + w * tanh(m)) / (1 + w) for its win-minus-loss
-    /// value v and its predicted material balance m a few plies ahead, in strongest pieces, so
-    /// that the search prefers winning material where the game's result does not yet tell the
-    /// moves apart. Won and lost games stay at 1 and -1. 0 (the default) leaves the value
-    /// alone, as does a network without the material head.
-    pub material_utility: f32,
     /// Weight of the material a leaf's side to move has won since the root, counting what it
     /// still wins there by captures alone (a quiescence search of the material searcher,
     /// [`QUIESCENCE_PLIES`] plies of captures, at most [`QUIESCENCE_NODES`] nodes), in the
-    /// value the search backs up: a leaf is worth (v + w * tanh(g)) / (1 + w) for the value v
-    /// above and that gain g, in mean pieces of the start position, so that moves which win
-    /// material, or leave pieces to be taken, look as good or as bad as they are where the
-    /// network does not see it. 0 (the default) leaves the value alone. A hand-written aid, not
-    /// learned; it costs a quiescence search a leaf (`bench search --capture-utility 1`).
+    /// value the search backs up: a leaf is worth (v + w * tanh(g)) / (1 + w) for the network's
+    /// value v (win minus loss, after the pursuit utility) and that gain g, in mean pieces of
+    /// the start position, so that moves which win material, or leave pieces to be taken, look
+    /// as good or as bad as they are where the network does not see it. 0 (the default) leaves
+    /// the value alone; [`PLAY_CAPTURE_UTILITY`] in a player's search. A hand-written aid, not
+    /// learned; it costs a quiescence search a leaf (`bench search --capture-utility 1`). See
+    /// [`super::search::leaf`].
     pub capture_utility: f32,
-    /// The capture utility's quiescence search also counts the threats against the leaf's side
-    /// to move that one move cannot meet ([`crate::material_search::MaterialSearch::unmet_threat`]:
-    /// of its attacked pieces, undefended or attacked by a cheaper piece, the second most
-    /// costly to lose) where it stands on the balance, so that a position with loose pieces a
-    /// long-range piece can fork looks as bad as it is. Off by default; nothing without the
-    /// capture utility.
-    pub unmet_threats: bool,
     /// Root moves that lose material another move keeps are ruled out (as the royal guard rules
     /// out moves that hang the royal): each root move is scored by the material its mover keeps
     /// once the opponent's captures are played out (the capture utility's quiescence search
-    /// after the move, [`SearchConfig::unmet_threats`] counted where it is on), and those more
-    /// than [`MATERIAL_GUARD_MARGIN`] mean pieces below the best are given no prior and scored
-    /// lost. Every legal move is looked at, where the simulations only reach the few the
+    /// after the move), and those more than [`MATERIAL_GUARD_MARGIN`] mean pieces below the
+    /// best are given no prior and scored lost. Every legal move is looked at, where the simulations only reach the few the
     /// network's policy favours: a piece left hanging or a free capture the policy misses no
     /// longer decides the game. Off by default and in self-play; on in a player's search
     /// ([`SearchConfig::for_play`]).
     pub material_guard: bool,
-    /// Contempt for a draw, 0 to 1 (lc0's contempt in spirit): the search values every
-    /// position's draw probability d at -contempt * d for the side to move at the root and at
-    /// +contempt * d for its opponent, so that it prefers lines the network sees decided to
-    /// lines it sees drawn. 0 (the default) scores a draw as even. For play: self-play always
-    /// turns it off (one tree serves both sides there).
-    pub contempt: f32,
-    /// Positions in the tree that repeat an earlier position of the game, reached by a move
-    /// that gave no check, are scored as draws (lc0's two-fold draws) in the variants where a
-    /// fourth occurrence ends the game (shogi, chu, Heian dai): a repetition can be forced
-    /// from there, and a side ahead no longer shuffles toward one while its network sees every
-    /// move as won. A repetition by checks is left to the rules (the perpetual checker loses).
-    /// Off by default.
-    pub two_fold_draws: bool,
     /// Weight, 0 to 1, of the pursuit score ([`super::pursuit`]) in a leaf's value: where one
     /// side leads by [`super::pursuit::DECISIVE_LEAD`] mean pieces or more, the network's value v
     /// of the side ahead moves a share w * p of the way toward a win, for the pursuit score p of
     /// its pieces closing in on the enemy royal pieces (and the side behind toward a loss), so
     /// that a side far ahead makes progress where its network sees every quiet move as equal.
     /// 0 (the default) leaves the value alone; [`PLAY_PURSUIT_UTILITY`] in a player's search
-    /// ([`SearchConfig::for_play`]). A hand-written aid, not learned.
+    /// ([`SearchConfig::for_play`]). A hand-written aid, not learned. See [`super::search::leaf`].
     pub pursuit_utility: f32,
 }
 
 impl SearchConfig {
     /// The default search of a player (arena, `play`, USI, xboard): the default with the
     /// capture utility at [`PLAY_CAPTURE_UTILITY`], the material guard on and the pursuit
-    /// utility at [`PLAY_PURSUIT_UTILITY`], each of which scored better against `alphabeta:2`
-    /// (README, issue 22). Self-play and the measures taken while training (gating, anchor
+    /// utility at [`PLAY_PURSUIT_UTILITY`] (docs/search.md describes each aid, what it is worth
+    /// and how to turn it off). Self-play and the measures taken while training (gating, anchor
     /// matches) search as the run's `[search]` table says, all three off by default, so that
     /// they show what the network itself has learned.
     pub fn for_play() -> SearchConfig {
@@ -167,6 +134,13 @@ impl SearchConfig {
             pursuit_utility: PLAY_PURSUIT_UTILITY,
             ..SearchConfig::default()
         }
+    }
+
+    /// These settings as a self-play search uses them: the royal guard off, so that self-play
+    /// learns where leaving the only royal piece en prise leads (with the guard on, fast
+    /// searches keep the royal safe and training games end drawn).
+    pub fn for_selfplay(self) -> SearchConfig {
+        SearchConfig { royal_guard: false, ..self }
     }
 }
 
@@ -188,13 +162,8 @@ impl Default for SearchConfig {
             gumbel_c_scale: 0.1,
             mate_search_plies: 3,
             royal_guard: true,
-            royal_capture_leaves: false,
-            material_utility: 0.0,
             capture_utility: 0.0,
-            unmet_threats: false,
             material_guard: false,
-            contempt: 0.0,
-            two_fold_draws: false,
             pursuit_utility: 0.0,
         }
     }
@@ -220,10 +189,8 @@ impl SearchConfig {
         positive("dirichlet_total_alpha", self.dirichlet_total_alpha)?;
         share("dirichlet_fraction", self.dirichlet_fraction)?;
         non_negative("forced_playouts_k", self.forced_playouts_k)?;
-        non_negative("material_utility", self.material_utility)?;
         non_negative("capture_utility", self.capture_utility)?;
         share("pursuit_utility", self.pursuit_utility)?;
-        share("contempt", self.contempt)?;
         let m = self.gumbel_considered;
         check("gumbel_considered", (1..=4096).contains(&m), "between 1 and 4096", m.to_string())?;
         non_negative("gumbel_c_visit", self.gumbel_c_visit)?;
@@ -231,37 +198,5 @@ impl SearchConfig {
         let m = self.mate_search_plies;
         check("mate_search_plies", m == 0 || (m % 2 == 1 && m <= MAX_MATE_PLIES), "0, 1, 3 or 5", m.to_string())?;
         Ok(())
-    }
-
-    /// The value of a leaf for its side to move that the search backs up: the evaluation's
-    /// win minus loss, with the material prediction weighed in by [`SearchConfig::material_utility`].
-    pub fn leaf_value(&self, evaluation: &Evaluation) -> f32 {
-        let [win, _, loss] = evaluation.wdl;
-        match evaluation.material.filter(|_| self.material_utility > 0.0) {
-            Some(material) => (win - loss + self.material_utility * material.tanh()) / (1.0 + self.material_utility),
-            None => win - loss,
-        }
-    }
-
-    /// `value` of a leaf's side to move with its pursuit score `pursuit` (from -1 to 1, see
-    /// [`super::pursuit::pursuit`]) weighed in by [`SearchConfig::pursuit_utility`]: moved that
-    /// share of the way toward 1 (toward -1 for a negative score), so that it stays within both.
-    pub fn with_pursuit(&self, value: f32, pursuit: f32) -> f32 {
-        let share = self.pursuit_utility * pursuit;
-        if share >= 0.0 {
-            value + share * (1.0 - value)
-        } else {
-            value + share * (1.0 + value)
-        }
-    }
-
-    /// `value` with the capture gain `gain` of the leaf's side to move (in mean pieces of the
-    /// start position) weighed in by [`SearchConfig::capture_utility`].
-    pub fn with_capture_gain(&self, value: f32, gain: f32) -> f32 {
-        if self.capture_utility > 0.0 {
-            (value + self.capture_utility * gain.tanh()) / (1.0 + self.capture_utility)
-        } else {
-            value
-        }
     }
 }

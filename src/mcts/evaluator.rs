@@ -29,7 +29,7 @@ pub struct UniformEvaluator;
 impl Evaluator for UniformEvaluator {
     fn evaluate(&mut self, _game: &Game, moves: &[Move]) -> Result<Evaluation, EvaluatorError> {
         let prior = 1.0 / moves.len().max(1) as f32;
-        Ok(Evaluation { priors: vec![prior; moves.len()], wdl: [0.0, 1.0, 0.0], moves_left: 0.0, material: None })
+        Ok(Evaluation { priors: vec![prior; moves.len()], wdl: [0.0, 1.0, 0.0], moves_left: 0.0 })
     }
 }
 

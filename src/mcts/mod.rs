@@ -5,8 +5,9 @@
 //! - [`config`]: the search parameters, field by field.
 //! - [`tree`]: nodes and children stored side by side in one vector.
 //! - [`search`]: one search, driven one simulation at a time: the walk down with unchecked
-//!   moves and the backup; its selection rules (PUCT, Gumbel root), root aids (winning capture,
-//!   mate search, royal guard) and results (move, policy target, values, lines) in submodules.
+//!   moves and the backup; its selection rules (PUCT, Gumbel root), leaf value (capture and
+//!   pursuit utilities), root aids (winning capture, mate search, royal and material guards)
+//!   and results (move, policy target, values, lines) in submodules.
 //! - [`evaluator`]: the network (through the inference server) or uniform priors.
 //! - [`mate`]: the forced-mate search at the root (shogi).
 //! - [`pursuit`]: how a side far ahead closes in on the enemy royal pieces (a search aid).

@@ -16,8 +16,8 @@ pub enum NodeState {
     New,
     /// Evaluated, children created (one per legal move).
     Expanded,
-    /// The game is over after the node's move, or the rules decide it (the mover's only royal
-    /// piece can be taken at once): its value for the player who made the move.
+    /// The game is over after the node's move (or a root aid ruled the move out): its value for
+    /// the player who made the move.
     Terminal(f32),
 }
 
@@ -34,14 +34,12 @@ pub struct Node {
     pub value_sum: f32,
     /// Sum of their draw probabilities.
     pub draw_sum: f32,
-    /// The value the search took from the evaluator for this node's position, for the side to move
-    /// there ([`super::SearchConfig::leaf_value`]: W - L, with the material utility if any),
-    /// with the capture utility's gain weighed in.
+    /// The value the search took for this node's position, for the side to move there: the
+    /// leaf value with every leaf aid ([`super::search::leaf`]).
     pub raw_value: f32,
-    /// That value before the capture gain, and the evaluator's draw probability, kept so that
-    /// the value can be measured again from another root.
+    /// That value before the capture gain, kept so that it can be measured again from another
+    /// root.
     pub net_value: f32,
-    pub draw: f32,
     /// The quiescence score for the side to move here that the capture gain is measured from
     /// (0 without the capture utility).
     pub material: i32,
@@ -61,7 +59,6 @@ impl Node {
             draw_sum: 0.0,
             raw_value: 0.0,
             net_value: 0.0,
-            draw: 0.0,
             material: 0,
             state: NodeState::New,
             first_child: 0,

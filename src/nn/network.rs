@@ -7,12 +7,11 @@
 //! size]`; WDL logits `[B, 3]` (from the side to move's view: win, draw, loss); moves left
 //! `[B]` in plies, `MOVES_LEFT_SCALE * softplus(z)`.
 //!
-//! With [`NetworkConfig::auxiliary_heads`], every pass also predicts the material balance (a
-//! small output on the value head's hidden layer, which a search may weigh in:
-//! [`crate::mcts::SearchConfig::material_utility`]), and training also gets
-//! [`AuxiliaryOutput`]: the opponent's reply policy (a second output layer on the policy head's
-//! features) and the short-term value. Only [`Network::forward_with_auxiliary`] computes those;
-//! inference never does.
+//! With [`NetworkConfig::auxiliary_heads`], every forward pass also predicts the material
+//! balance ([`NetworkOutput::material`], a small output on the value head's hidden layer), and
+//! [`Network::forward_with_auxiliary`] also gives [`AuxiliaryOutput`]: the opponent's reply
+//! policy (a second output layer on the policy head's features) and the short-term value. They
+//! are training targets: inference ([`Network::infer_into`]) computes none of them.
 
 use serde::{Deserialize, Serialize};
 use tch::nn::{self, ModuleT};
@@ -552,10 +551,6 @@ impl Network {
         let h = v.hidden_layer(&x, false);
         copy_out(&h.apply(&v.wdl).softmax(-1, Kind::Float), batch * 3, &mut out.wdl);
         copy_out(&v.moves_left(&h), batch, &mut out.moves_left);
-        match &v.auxiliary {
-            Some(auxiliary) => copy_out(&h.apply(&auxiliary.material).select(1, 0), batch, &mut out.material),
-            None => out.material.clear(),
-        }
     }
 }
 
@@ -605,9 +600,6 @@ pub struct Evaluation {
     pub wdl: [f32; 3],
     /// Estimated plies left in the game.
     pub moves_left: f32,
-    /// The material balance a few plies ahead for the side to move, in units of the strongest
-    /// piece, when the network predicts it (auxiliary heads).
-    pub material: Option<f32>,
 }
 
 /// The float32 outputs of an inference pass, in buffers reused from pass to pass.
@@ -623,8 +615,6 @@ pub struct Inference {
     wdl: Vec<f32>,
     /// `[batch]` plies.
     moves_left: Vec<f32>,
-    /// `[batch]` material balances a few plies ahead; empty when the network has no such head.
-    material: Vec<f32>,
     /// Logits of one kind of move on their way into `logits`.
     scratch: Vec<f32>,
 }
@@ -656,7 +646,6 @@ impl Inference {
         }
         out.wdl.copy_from_slice(&self.wdl[3 * i..3 * i + 3]);
         out.moves_left = self.moves_left[i];
-        out.material = self.material.get(i).copied();
     }
 
     /// The evaluation of position `i`.

@@ -70,10 +70,7 @@ impl SelfplayGame {
         let resignation_disabled = resignation_disabled || opponent.is_some();
         let mut game = SelfplayGame {
             config,
-            // The royal guard is for play: self-play learns from where leaving the king en
-            // prise leads (with it, fast searches kept kings safe and training games drew).
-            // Contempt is for play too: one tree serves both sides here.
-            search: Search::new(start, SearchConfig { royal_guard: false, contempt: 0.0, ..search }),
+            search: Search::new(start, search.for_selfplay()),
             rng,
             seed,
             moves: Vec::new(),
@@ -241,13 +238,12 @@ mod tests {
     use crate::rules::{GameRules, Position, VariantId};
 
     #[test]
-    fn self_play_searches_without_the_royal_guard_or_contempt() {
+    fn self_play_searches_without_the_royal_guard() {
         let id = VariantId::ChuShogi;
         let start = Game::new(Position::start(id), GameRules::default_for(id.variant()));
-        let search = SearchConfig { contempt: 0.5, ..SearchConfig::default() };
+        let search = SearchConfig { capture_utility: 0.5, ..SearchConfig::default() };
         let game = SelfplayGame::new(start, search, SelfplayConfig::default(), 1);
         assert!(search.royal_guard);
-        assert!(!game.search.config().royal_guard);
-        assert_eq!(game.search.config().contempt, 0.0);
+        assert_eq!(*game.search.config(), SearchConfig { royal_guard: false, ..search });
     }
 }

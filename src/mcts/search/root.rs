@@ -14,7 +14,8 @@ use crate::rules::variant::Legality;
 
 impl Search {
     /// Prepares the expanded root for this search: looks for a winning move (which ends the
-    /// search), applies the royal guard, then lets the selection rule prepare its root.
+    /// search), applies the royal guard and the material guard, then lets the selection rule
+    /// prepare its root.
     pub(super) fn prepare_root(&mut self, rng: &mut impl Rng) {
         self.root_prepared = true;
         self.winning = self.winning_capture().or_else(|| self.mating_move());
@@ -106,7 +107,7 @@ impl Search {
             .iter()
             .map(|&id| {
                 let mut after = position.after_unchecked(self.tree.node(id).mv);
-                -self.captures_played_out(&mut after)
+                -self.leaf_value.captures_played_out(&mut after)
             })
             .collect();
         let Some(&best) = kept.iter().max() else { return };
