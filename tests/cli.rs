@@ -249,3 +249,12 @@ fn anchors_score_a_model_against_each_opponent() {
     let step = model_dir.join("step-0000000000.json");
     fails(&["anchors", "--variant", "shogi", "--model", step.to_str().unwrap(), "--opponent", "random"], &["not a folder"]);
 }
+
+/// Every command that runs a network reads `--device` through one parser, with one message.
+#[test]
+fn device_arguments_share_one_parser() {
+    for command in [&["play", "--variant", "shogi"][..], &["usi"], &["xboard"], &["bench", "nn"]] {
+        let args = [command, &["--device", "gpu"]].concat();
+        fails(&args, &["--device", "'gpu' is not a device (expected cpu, cuda or cuda:N)"]);
+    }
+}
