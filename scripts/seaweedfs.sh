@@ -29,12 +29,8 @@ weed="$venv/bin/weed"
 pidfile="$dir/weed.pid"
 credentials="$dir/s3-credentials.env"
 
-# True while process $1 runs (a zombie, exited but not yet reaped, counts as gone).
-alive() {
-  local state
-  state="$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" || return 1
-  [ -n "$state" ] && [ "$state" != Z ]
-}
+# alive and stop_process.
+source "$(dirname "${BASH_SOURCE[0]}")/lib/processes.sh"
 
 # The pid of our running weed, or nothing (a stale pid file may name a reused pid).
 running_pid() {
@@ -127,16 +123,10 @@ start() {
 }
 
 stop() {
-  local pid i
+  local pid
   pid="$(running_pid)"
   if [ -n "$pid" ]; then
-    kill -TERM "$pid" 2>/dev/null || true
-    for i in $(seq 1 300); do alive "$pid" || break; sleep 0.1; done
-    if alive "$pid"; then
-      echo "seaweedfs: weed ($pid) ignored SIGTERM for 30 s, killing it" >&2
-      kill -KILL "$pid" 2>/dev/null || true
-      for i in $(seq 1 50); do alive "$pid" || break; sleep 0.1; done
-    fi
+    stop_process "$pid" "seaweedfs: weed"
     echo "seaweedfs: stopped (pid $pid)" >&2
   fi
   rm -f "$pidfile"

@@ -24,27 +24,17 @@ munge_socket="$dir/munge/munge.socket.2"
 ctld_port=6817
 slurmd_port=6818
 
-# True while process $1 runs (a zombie, exited but not yet reaped, counts as gone).
-alive() {
-  local state
-  state="$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" || return 1
-  [ -n "$state" ] && [ "$state" != Z ]
-}
+# alive and stop_process.
+source "$(dirname "${BASH_SOURCE[0]}")/lib/processes.sh"
 
 # Stops the daemon whose pid is in file $1 (command name $2): SIGTERM, then SIGKILL after 30 s.
 stop_pidfile() {
-  local pidfile="$1" name="$2" pid i
+  local pidfile="$1" name="$2" pid
   [ -f "$pidfile" ] || return 0
   pid="$(cat "$pidfile")"
   # Only a live process of the expected name: a stale pid file may name a reused pid.
   if [ -n "$pid" ] && alive "$pid" && [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$name" ]; then
-    kill -TERM "$pid" 2>/dev/null || true
-    for i in $(seq 1 300); do alive "$pid" || break; sleep 0.1; done
-    if alive "$pid"; then
-      echo "slurm-local: $name ($pid) ignored SIGTERM for 30 s, killing it" >&2
-      kill -KILL "$pid" 2>/dev/null || true
-      for i in $(seq 1 50); do alive "$pid" || break; sleep 0.1; done
-    fi
+    stop_process "$pid" "slurm-local: $name"
   fi
   rm -f "$pidfile"
 }

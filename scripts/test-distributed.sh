@@ -18,6 +18,8 @@
 # SHOGI_ZERO=<binary> uses that binary; by default scripts/shogi-zero builds it on first use.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# alive and stop_process.
+source "$root/scripts/lib/processes.sh"
 mode="${1:-all}"
 case "$mode" in all|store|slurm) ;; *) echo "usage: $0 [all|store|slurm]" >&2; exit 2 ;; esac
 
@@ -38,14 +40,13 @@ fail() { log "FAIL: $*"; exit 1; }
 
 # --- Cleanup: stop everything we started, in reverse order ---------------------------------
 cleanup() {
-  local rc=$? pid i
+  local rc=$? pid
   set +e
   for pid in "${pids[@]}"; do
     kill -TERM "$pid" 2>/dev/null
   done
   for pid in "${pids[@]}"; do
-    for i in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$pid" 2>/dev/null
+    stop_process "$pid" shogi-zero 10
     wait "$pid" 2>/dev/null
   done
   [ "$slurm_started" = 1 ] && "$root/scripts/slurm-local.sh" stop "$tmp/slurm"
@@ -250,8 +251,7 @@ run_store_part() {
   done
   for pid in "$w1" "$w2"; do
     rc=0
-    for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
-    kill -0 "$pid" 2>/dev/null && { log "worker $pid ignored SIGTERM for 30 s"; kill -KILL "$pid"; }
+    stop_process "$pid" worker
     wait "$pid" || rc=$?
     forget "$pid"
     log "worker $pid stopped (status $rc)"

@@ -202,3 +202,59 @@ fn selfcheck_passes() {
     let line = out.lines().find(|l| l.contains("passed")).unwrap_or_else(|| panic!("no 'passed' line:\n{out}"));
     assert!(line.contains(" 0 failed"), "{line}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// anchors
+// ---------------------------------------------------------------------------------------------
+
+/// `anchors` plays a match against each opponent into the model's folder, writes the summary
+/// (`{"variant", "model", "matches": [{"opponent", "results"}]}`) and, run again, resumes the
+/// finished matches without playing more.
+#[test]
+fn anchors_score_a_model_against_each_opponent() {
+    use shogi_zero::nn::{checkpoint, Network, NetworkConfig};
+
+    let scratch = common::Scratch::new("cli-anchors");
+    let model_dir = scratch.0.join("tiny");
+    checkpoint::save(&Network::new(VariantId::Shogi, &NetworkConfig::scaled(1, 8), tch::Device::Cpu).unwrap(), &model_dir, 0).unwrap();
+    let model = model_dir.to_str().unwrap();
+    let args = ["anchors", "--variant", "shogi", "--model", model, "--opponent", "random", "--opponent", "alphabeta:1", "--games", "2"];
+    let args = [&args[..], &["--sims", "4", "--threads", "1"]].concat();
+    let read_summary =
+        || -> serde_json::Value { serde_json::from_str(&std::fs::read_to_string(model_dir.join("anchors.json")).unwrap()).unwrap() };
+    for run in 0..2 {
+        let out = ok(&args);
+        let lines: Vec<&str> = out.lines().filter(|l| l.contains(" vs ")).collect();
+        assert_eq!(lines.len(), 2, "one line a match (run {run}):\n{out}");
+        assert!(lines[0].starts_with(&format!("{model} vs random: score ")) && lines[0].ends_with(" over 2 games"), "{out}");
+        assert!(lines[1].starts_with(&format!("{model} vs alphabeta:1: score ")), "{out}");
+        let summary = read_summary();
+        assert_eq!(summary["variant"], "shogi");
+        assert_eq!(summary["model"], model);
+        let matches = summary["matches"].as_array().unwrap();
+        assert_eq!(matches.len(), 2);
+        for (m, (opponent, folder)) in matches.iter().zip([("random", "random"), ("alphabeta:1", "alphabeta_1")]) {
+            assert_eq!(m["opponent"], opponent);
+            let results = &m["results"];
+            assert_eq!(results["games"], 2, "{results}");
+            assert_eq!(results["players"][0]["name"], model);
+            assert_eq!(results["players"][1]["name"], opponent);
+            assert_eq!(results["budget"], "sims 4");
+            let kept: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(model_dir.join("anchors").join(folder).join("results.json")).unwrap())
+                    .unwrap();
+            assert_eq!(&kept, results, "the summary holds the match's results.json");
+        }
+    }
+    let step = model_dir.join("step-0000000000.json");
+    fails(&["anchors", "--variant", "shogi", "--model", step.to_str().unwrap(), "--opponent", "random"], &["not a folder"]);
+}
+
+/// Every command that runs a network reads `--device` through one parser, with one message.
+#[test]
+fn device_arguments_share_one_parser() {
+    for command in [&["play", "--variant", "shogi"][..], &["usi"], &["xboard"], &["bench", "nn"]] {
+        let args = [command, &["--device", "gpu"]].concat();
+        fails(&args, &["--device", "'gpu' is not a device (expected cpu, cuda or cuda:N)"]);
+    }
+}

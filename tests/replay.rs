@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 
 use shogi_zero::replay::format::Header;
 use shogi_zero::replay::{
-    list_files, read_file, write_games, GameError, GameResult, MoveRecord, ReplayEnding, ReplayError, ReplayGame, ReplayWindow, Side,
+    list_files, read_file, write_games, GameError, GameResult, MoveRecord, ReplayEnding, ReplayError, ReplayGame, ReplayWindow,
     TargetConfig, TrainingSample, WindowConfig, WindowError,
 };
 use shogi_zero::rules::material::Material;
@@ -91,7 +91,7 @@ fn random_game(id: VariantId, rules: GameRules, seed: u64, full_every: usize, re
     }
     let result = match game.outcome() {
         Some(outcome) => GameResult::from(outcome),
-        None => GameResult { winner: Some(game.position().side_to_move().opponent().into()), reason: ReplayEnding::Resignation },
+        None => GameResult { winner: Some(game.position().side_to_move().opponent()), reason: ReplayEnding::Resignation },
     };
     ReplayGame {
         variant: id.name().to_string(),
@@ -387,11 +387,11 @@ fn results_that_contradict_the_rules_are_refused() {
     assert_eq!(games[0].result.reason, ReplayEnding::Resignation);
     let resigned_plies = games[0].moves.len();
 
-    let error = refused_game(d, &games, 2, |g| g.result.winner = Some(Side::Black));
+    let error = refused_game(d, &games, 2, |g| g.result.winner = Some(Color::Black));
     assert!(matches!(error, GameError::WrongResult { plies: 60, .. }), "{error}");
     let error = refused_game(d, &games, 2, |g| g.result.reason = ReplayEnding::Rules(EndReason::Repetition));
     assert!(matches!(error, GameError::WrongResult { .. }), "{error}");
-    let error = refused_game(d, &games, 2, |g| g.result = GameResult { winner: Some(Side::White), reason: ReplayEnding::Resignation });
+    let error = refused_game(d, &games, 2, |g| g.result = GameResult { winner: Some(Color::White), reason: ReplayEnding::Resignation });
     assert!(matches!(error, GameError::ResignedFinishedGame { .. }), "{error}");
     let error = refused_game(d, &games, 2, |g| {
         let extra = g.moves[0].clone();
@@ -401,8 +401,7 @@ fn results_that_contradict_the_rules_are_refused() {
 
     let error = refused_game(d, &games, 1, |g| g.result.reason = ReplayEnding::Rules(EndReason::Checkmate));
     assert!(matches!(error, GameError::NotOver { plies, .. } if plies == resigned_plies), "{error}");
-    let error =
-        refused_game(d, &games, 1, |g| g.result.winner = g.result.winner.map(|w| if w == Side::Black { Side::White } else { Side::Black }));
+    let error = refused_game(d, &games, 1, |g| g.result.winner = g.result.winner.map(|w| w.opponent()));
     assert!(matches!(error, GameError::ResignationWinner { .. }), "{error}");
     let error = refused_game(d, &games, 1, |g| g.result.winner = None);
     assert!(matches!(error, GameError::ResignationWinner { .. }), "{error}");
@@ -494,7 +493,7 @@ fn checked_samples(dir: &Path, targets: TargetConfig, seed: u64, n: usize) -> Ve
 /// position in strongest pieces over the scale, through a `tanh`.
 fn expected_outcome(record: &ReplayGame, id: VariantId, rules: GameRules, mover: Color, targets: &TargetConfig) -> f64 {
     match record.result.winner {
-        Some(winner) if winner == Side::from(mover) => 1.0,
+        Some(winner) if winner == mover => 1.0,
         Some(_) => -1.0,
         None if record.result.reason == ReplayEnding::Rules(EndReason::PlyCap) && targets.ply_cap_material_scale > 0.0 => {
             let material = Material::of(id);

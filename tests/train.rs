@@ -132,7 +132,7 @@ fn hand_built_game() -> ReplayGame {
             ply("4a3b", &[("3a2b", 0.625), ("4a3b", 0.375)], [0.125, 0.375, 0.5]),
             ply("2g2f", &[("2g2f", 0.5), ("7i7h", 0.5)], [0.75, 0.125, 0.125]),
         ],
-        result: GameResult { winner: Some(Color::Black.into()), reason: ReplayEnding::Resignation },
+        result: GameResult { winner: Some(Color::Black), reason: ReplayEnding::Resignation },
         model: "hand-built".to_string(),
         seed: 0,
         resignation_disabled: false,
@@ -471,7 +471,7 @@ fn a_killed_training_run_resumes_from_its_last_checkpoint() {
     assert!(stdout.contains(&format!("resumed: steps {killed_at} to 30")), "{stdout}");
     assert_eq!(step_of(&run_dir), 30);
     assert!(run_dir.join("losses.png").exists() && run_dir.join("selfplay.png").exists());
-    let metrics = shogi_zero::train::metrics::read(&run_dir).unwrap();
+    let metrics = shogi_zero::pipeline::metrics::read(&run_dir).unwrap();
     assert_eq!(metrics.last().unwrap().step, 30);
     assert!(metrics.windows(2).all(|w| w[0].step <= w[1].step || w[1].step <= killed_at + 5));
     // Self-play counts go on from the checkpoint's totals, not from zero.
@@ -555,7 +555,7 @@ fn with_gating_on_self_play_uses_only_checkpoints_that_passed_their_gate() {
     });
     // Every checkpoint after the first was gated: its match is on disk, and self-play moved
     // to it exactly when it scored at least 0.75 against the network self-play was using.
-    let metrics = shogi_zero::train::metrics::read(&run_dir).unwrap();
+    let metrics = shogi_zero::pipeline::metrics::read(&run_dir).unwrap();
     assert_eq!(metrics.iter().map(|l| l.step).collect::<Vec<_>>(), [5, 10, 15, 20]);
     let mut incumbent = 0;
     for line in &metrics {
@@ -583,7 +583,7 @@ fn with_gating_on_self_play_uses_only_checkpoints_that_passed_their_gate() {
 fn league_runs_draw_their_opponent_from_the_run_s_own_checkpoints() {
     let (_scratch, run_dir) =
         train_edited("train-league", 20, |text| text.replacen("[selfplay]\n", "[selfplay]\nleague_fraction = 0.5\n", 1));
-    let metrics = shogi_zero::train::metrics::read(&run_dir).unwrap();
+    let metrics = shogi_zero::pipeline::metrics::read(&run_dir).unwrap();
     assert_eq!(metrics.last().unwrap().step, 20);
     for line in &metrics {
         let opponent = line.league_opponent.unwrap_or_else(|| panic!("step {} names no opponent", line.step));
@@ -622,7 +622,7 @@ fn with_auxiliary_targets_on_the_run_logs_their_losses() {
             1,
         )
     });
-    let metrics = shogi_zero::train::metrics::read(&run_dir).unwrap();
+    let metrics = shogi_zero::pipeline::metrics::read(&run_dir).unwrap();
     assert_eq!(metrics.iter().map(|l| l.step).collect::<Vec<_>>(), [5, 10]);
     for line in &metrics {
         let (reply, material) = (line.opponent_policy_loss.unwrap(), line.material_loss.unwrap());
@@ -639,7 +639,7 @@ fn with_eval_on_checkpoints_play_the_anchors_and_the_value_probe_is_logged() {
     let (_scratch, run_dir) = train_edited("train-eval", 10, |text| {
         format!("{text}\n[eval]\nenabled = true\nevery = 2\ngames = 2\nsimulations = 4\nrandom_plies = 2\nanchors = [\"random\", \"alphabeta:1\"]\nprobe_pairs = 8\n")
     });
-    let metrics = shogi_zero::train::metrics::read(&run_dir).unwrap();
+    let metrics = shogi_zero::pipeline::metrics::read(&run_dir).unwrap();
     assert_eq!(metrics.iter().map(|l| l.step).collect::<Vec<_>>(), [5, 10]);
     // Every checkpoint runs the probe, and the line holds what the probe finds on that
     // checkpoint; the second (every = 2) plays each anchor.
@@ -675,7 +675,7 @@ fn the_bootstrap_teacher_labels_an_annealing_share_of_the_early_batches() {
     let (_scratch, run_dir) = train_edited("train-teacher", 10, |text| {
         format!("{text}\n[bootstrap]\nenabled = true\ndepth = 1\nshare = 1.0\nanneal_steps = 8\n")
     });
-    let metrics = shogi_zero::train::metrics::read(&run_dir).unwrap();
+    let metrics = shogi_zero::pipeline::metrics::read(&run_dir).unwrap();
     let shares: Vec<Option<f64>> = metrics.iter().map(|l| l.teacher_share).collect();
     // Steps 0-4 label 1, 7/8, ..., 1/2 of a batch (mean 3/4); steps 5-9 label 3/8, 2/8, 1/8, 0, 0.
     let (first, second) = (shares[0].expect("the teacher labelled"), shares[1].expect("the teacher labelled"));

@@ -1,12 +1,12 @@
 //! Outside engines: the child process spoken to line by line with deadlines, the factory of
 //! USI and xboard players, and the per-move limits they share.
 //!
-//! A reader thread forwards the engine's standard output line by line over a channel, so every
-//! wait has a deadline and a silent or dead engine never hangs a match. The engine's standard
+//! A reader thread ([`crate::lines`]) forwards the engine's standard output line by line over a
+//! channel, so every wait has a deadline and a silent or dead engine never hangs a match. The engine's standard
 //! error is discarded. Dropping a [`Process`] sends `quit`, gives the engine a moment to exit and
 //! then kills it, so no engine outlives its player.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::thread;
@@ -16,6 +16,7 @@ use crossbeam_channel::{Receiver, RecvTimeoutError};
 
 use super::player::{Budget, EngineProtocol, EngineSpec, Player, PlayerError, PlayerFactory, DEFAULT_ENGINE_MOVETIME};
 use super::{usi_client, xboard_client};
+use crate::lines::lines;
 use crate::rules::VariantId;
 
 /// How long a quitting engine may take before it is killed.
@@ -46,23 +47,7 @@ impl Process {
             let error = std::io::Error::other("no pipe to the engine");
             return Err(PlayerError::Spawn { command: program.display().to_string(), error });
         };
-        let (sender, lines) = crossbeam_channel::unbounded();
-        thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut buffer = Vec::new();
-            loop {
-                buffer.clear();
-                match reader.read_until(b'\n', &mut buffer) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buffer).trim_end_matches(['\r', '\n']).to_string();
-                        if sender.send(line).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        });
+        let lines = lines(stdout, format!("output of {engine}"));
         Ok(Process { engine: engine.to_string(), child, stdin, lines })
     }
 

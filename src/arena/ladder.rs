@@ -20,8 +20,8 @@ use super::player::{Budget, FactoryResult, PlayerFactory, PlayerSpec};
 use super::runner::{run_match, MatchConfig, MatchReport};
 use super::stats::{elo_from_score, EloEstimate, Wdl};
 use super::ArenaError;
-use crate::config::InvalidField;
 use crate::files::write_atomic;
+use crate::invalid_field::InvalidField;
 use crate::mcts::SearchConfig;
 use crate::plot::LineChart;
 

@@ -12,10 +12,9 @@ use serde::{Deserialize, Serialize};
 use super::network_player::NetworkFactory;
 use super::player::{factory, Budget, PlayerSpec};
 use super::{run_match, ArenaError, MatchConfig, Openings, PlayerFactory};
-use crate::config::InvalidField;
+use crate::invalid_field::InvalidField;
 use crate::mcts::SearchConfig;
 use crate::rules::{GameRules, VariantId};
-use crate::train::metrics::AnchorScore;
 
 /// Games of an anchor match played at once.
 const CONCURRENT_GAMES: usize = 8;
@@ -92,6 +91,35 @@ pub fn eval_dir(run_dir: &Path, step: u64) -> PathBuf {
     run_dir.join("eval").join(format!("step-{step:010}"))
 }
 
+/// A checkpoint's result against one anchor (`[eval]`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnchorScore {
+    /// The anchor, as the arena names it (`alphabeta:2`).
+    pub anchor: String,
+    pub games: u32,
+    /// The network's wins, draws and losses (0 in metrics written before they were kept).
+    #[serde(default)]
+    pub wins: u32,
+    #[serde(default)]
+    pub draws: u32,
+    #[serde(default)]
+    pub losses: u32,
+    /// Points per game of the network, 0 to 1.
+    pub score: f64,
+    /// Elo difference and half its 95% interval; `None` when the score is 0 or 1.
+    pub elo: Option<f64>,
+    pub elo_margin: Option<f64>,
+}
+
+impl AnchorScore {
+    /// `alphabeta:2 50% (+0 =10 -0)`: the score with the games behind it, since a score of half
+    /// may be all draws (at the self-play ply cap) or as many wins as losses.
+    pub fn summary(&self) -> String {
+        format!("{} {:.0}% (+{} ={} -{})", self.anchor, 100.0 * self.score, self.wins, self.draws, self.losses)
+    }
+}
+
 /// Plays the checkpoint at `metadata` (of training step `step`) against every anchor of
 /// `config`, under `rules`; writes each match under [`eval_dir`] and returns the scores.
 pub fn play_anchors(
@@ -143,7 +171,21 @@ pub fn play_anchors(
 
 #[cfg(test)]
 mod tests {
-    use super::EvalConfig;
+    use super::{AnchorScore, EvalConfig};
+
+    /// An anchor score logged before wins, draws and losses were kept reads with none; the
+    /// summary shows the games behind the score.
+    #[test]
+    fn anchor_scores_show_their_games() {
+        let old: AnchorScore =
+            serde_json::from_str(r#"{"anchor":"alphabeta:2","games":10,"score":0.5,"elo":0.0,"elo_margin":0.0}"#).unwrap();
+        assert_eq!((old.wins, old.draws, old.losses), (0, 0, 0));
+        let drawn = AnchorScore { draws: 10, ..old.clone() };
+        assert_eq!(drawn.summary(), "alphabeta:2 50% (+0 =10 -0)");
+        let split = AnchorScore { wins: 5, losses: 5, ..old };
+        assert_eq!(split.summary(), "alphabeta:2 50% (+5 =0 -5)");
+        assert!(serde_json::to_string(&split).unwrap().contains(r#""wins":5,"draws":0,"losses":5"#));
+    }
 
     #[test]
     fn anchors_are_due_every_nth_checkpoint_and_checked() {

@@ -75,51 +75,51 @@ struct LadderArgs {
     out: Option<PathBuf>,
 }
 
-/// Settings shared by matches and ladders.
+/// Settings shared by matches, ladders and anchor matches.
 #[derive(Debug, Args)]
-struct MatchSettings {
+pub(super) struct MatchSettings {
     /// Games per match, played in pairs with colours swapped (default: 100, ladder 20).
     #[arg(long)]
-    games: Option<u32>,
+    pub(super) games: Option<u32>,
     /// Games played at the same time.
     #[arg(long, default_value_t = 1)]
-    concurrency: usize,
+    pub(super) concurrency: usize,
     /// Search budget of every player in simulations (MCTS) or nodes (USI engines).
     #[arg(long, conflicts_with = "time_ms")]
-    sims: Option<u32>,
+    pub(super) sims: Option<u32>,
     /// Search budget of every player in milliseconds per move.
     #[arg(long)]
-    time_ms: Option<u64>,
+    pub(super) time_ms: Option<u64>,
     /// Openings file: one opening per line (startpos/sfen ... moves ..., or bare moves).
     #[arg(long)]
-    openings: Option<PathBuf>,
+    pub(super) openings: Option<PathBuf>,
     /// Random plies after each pair's opening line or the start position [default: 4 from the
     /// start position, 0 after a file's lines].
     #[arg(long)]
-    random_opening_plies: Option<u32>,
+    pub(super) random_opening_plies: Option<u32>,
     /// Seed of openings and random players.
     #[arg(long, default_value_t = 0)]
-    seed: u64,
+    pub(super) seed: u64,
     /// Ply cap of every game (default: the variant's).
     #[arg(long)]
-    ply_cap: Option<u32>,
+    pub(super) ply_cap: Option<u32>,
     /// LibTorch's CPU threads for the checkpoint players' networks [default: LibTorch's, one a
     /// core]. Give 1 when other work (another match, a training run) shares the cores: LibTorch
     /// threads that outnumber the free cores wait on each other.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
-    threads: Option<u16>,
+    pub(super) threads: Option<u16>,
 }
 
 impl MatchSettings {
     /// Applies `--threads` to LibTorch, before any network is built.
-    fn apply_threads(&self) {
+    pub(super) fn apply_threads(&self) {
         if let Some(threads) = self.threads {
             tch::set_num_threads(i32::from(threads));
         }
     }
 
     /// The match configuration for `variant`.
-    fn config(&self, variant: VariantId, default_games: u32) -> anyhow::Result<MatchConfig> {
+    pub(super) fn config(&self, variant: VariantId, default_games: u32) -> anyhow::Result<MatchConfig> {
         let mut rules = GameRules::default_for(variant.variant());
         if let Some(cap) = self.ply_cap {
             ensure!(cap > 0, "--ply-cap must be at least 1");
@@ -153,7 +153,7 @@ impl MatchSettings {
 }
 
 /// The factory of a player spec given on the command line.
-fn player_factory(text: &str, variant: VariantId) -> anyhow::Result<Arc<dyn PlayerFactory>> {
+pub(super) fn player_factory(text: &str, variant: VariantId) -> anyhow::Result<Arc<dyn PlayerFactory>> {
     let spec: PlayerSpec = text.parse()?;
     factory(&spec, variant).with_context(|| format!("player '{text}'"))
 }

@@ -142,9 +142,9 @@ struct NnArgs {
     /// Precisions, comma separated (f32, bf16, f16).
     #[arg(long, default_value = "f32,bf16", value_delimiter = ',')]
     precisions: Vec<String>,
-    /// cpu, cuda or cuda:N.
-    #[arg(long, default_value = "cpu")]
-    device: String,
+    /// Where the network runs: cpu, cuda or cuda:N.
+    #[arg(long, default_value = "cpu", value_parser = super::parse_device)]
+    device: DeviceChoice,
     /// Seconds of each measurement.
     #[arg(long, default_value_t = 1.5)]
     seconds: f64,
@@ -292,7 +292,7 @@ fn bench_selfplay(args: SelfplayBenchArgs) -> anyhow::Result<ExitCode> {
 
 fn bench_nn(args: NnArgs) -> anyhow::Result<ExitCode> {
     let variants = parse_variants(&args.variants)?;
-    let device = args.device.parse::<DeviceChoice>()?.resolve()?;
+    let device = args.device.resolve()?;
     let precisions = args.precisions.iter().map(|p| p.parse::<Precision>().map(|p| p.resolve(device))).collect::<Result<Vec<_>, _>>()?;
     for precision in &precisions {
         precision.check(device)?;

@@ -9,11 +9,13 @@ use std::process::ExitCode;
 use anyhow::{anyhow, bail, Context};
 use clap::Args;
 
-use super::PlayerSearchArgs;
+use super::{parse_device, PlayerSearchArgs};
+use crate::lines::lines;
 use crate::nn::checkpoint;
+use crate::nn::DeviceChoice;
+use crate::protocol::model;
 use crate::protocol::usi_engine::{self, UsiSettings};
 use crate::protocol::xboard_engine::{self, XboardSettings};
-use crate::protocol::{input, model};
 use crate::rules::notation::xboard::large_variant;
 use crate::rules::VariantId;
 
@@ -24,8 +26,8 @@ pub struct UsiArgs {
     #[arg(long)]
     model: Option<PathBuf>,
     /// Where the network runs (the Device option's default): cpu, cuda or cuda:N.
-    #[arg(long, default_value = "cpu")]
-    device: String,
+    #[arg(long, default_value = "cpu", value_parser = parse_device)]
+    device: DeviceChoice,
     /// A cap on simulations per move (the Simulations option's default; 0: none).
     #[arg(long, default_value_t = 0)]
     sims: u32,
@@ -37,12 +39,12 @@ pub struct UsiArgs {
 pub fn run_usi(args: UsiArgs) -> anyhow::Result<ExitCode> {
     let settings = UsiSettings {
         model: args.model,
-        device: args.device.parse()?,
+        device: args.device,
         simulations: args.sims,
         capture_utility: capture_utility_option(&args.search)?,
         search: args.search.search_config()?,
     };
-    usi_engine::run(&settings, input::lines(io::stdin()), &mut io::stdout().lock())?;
+    usi_engine::run(&settings, lines(io::stdin(), "standard input".to_string()), &mut io::stdout().lock())?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -57,8 +59,8 @@ pub struct XboardArgs {
     #[arg(long)]
     model: Option<PathBuf>,
     /// Where the network runs: cpu, cuda or cuda:N.
-    #[arg(long, default_value = "cpu")]
-    device: String,
+    #[arg(long, default_value = "cpu", value_parser = parse_device)]
+    device: DeviceChoice,
     /// A cap on simulations per move (0: none; the clock decides, else 800).
     #[arg(long, default_value_t = 0)]
     sims: u32,
@@ -96,13 +98,13 @@ pub fn run_xboard(args: XboardArgs) -> anyhow::Result<ExitCode> {
     let settings = XboardSettings {
         variant,
         model: args.model,
-        device: args.device.parse()?,
+        device: args.device,
         simulations: args.sims,
         resign_percent: args.resign_percent,
         capture_utility: capture_utility_option(&args.search)?,
         search: args.search.search_config()?,
     };
-    xboard_engine::run(&settings, input::lines(io::stdin()), &mut io::stdout().lock())?;
+    xboard_engine::run(&settings, lines(io::stdin(), "standard input".to_string()), &mut io::stdout().lock())?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1,6 +1,7 @@
 //! The command line: one module per command (the two engine protocols share [`engines`]). Every command turns its raw arguments into
 //! validated values first; any error ends the program with exit code 2.
 
+mod anchors;
 mod arena;
 mod bench;
 mod engines;
@@ -19,6 +20,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::mcts::config::{PLAY_CAPTURE_UTILITY, PLAY_PURSUIT_UTILITY};
 use crate::mcts::SearchConfig;
+use crate::nn::device::{DeviceChoice, DeviceError};
 use crate::rules::{Game, GameRules, Position, VariantId};
 
 /// Self-play reinforcement learning for shogi and its large historical variants.
@@ -48,6 +50,8 @@ pub enum Command {
     Replay(replay::ReplayArgs),
     /// Play a match between two players (Elo, SPRT), or `arena ladder` over a training run.
     Arena(arena::ArenaArgs),
+    /// Score a model against fixed opponents (a match each) into <model>/anchors.json.
+    Anchors(anchors::AnchorsArgs),
     /// Play a game against a model in the terminal.
     Play(play::PlayArgs),
     /// Run as a USI engine for standard shogi (on standard input and output).
@@ -67,6 +71,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Selfplay(args) => selfplay::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Arena(args) => arena::run(args),
+        Command::Anchors(args) => anchors::run(args),
         Command::Play(args) => play::run(args),
         Command::Usi(args) => engines::run_usi(args),
         Command::Xboard(args) => engines::run_xboard(args),
@@ -159,4 +164,9 @@ impl PlayerSearchArgs {
         })?;
         Ok(search)
     }
+}
+
+/// The value parser of every command's `--device`: `cpu`, `cuda` or `cuda:N`.
+pub fn parse_device(text: &str) -> Result<DeviceChoice, DeviceError> {
+    text.parse()
 }

@@ -6,24 +6,16 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
-use clap::{Args, ValueEnum};
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::Args;
 
-use super::{PlayerSearchArgs, PositionArgs};
+use super::{parse_device, PlayerSearchArgs, PositionArgs};
 use crate::mcts::Limits;
 use crate::nn::DeviceChoice;
 use crate::protocol::model;
 use crate::protocol::play::{self, PlayConfig};
 use crate::rules::notation::diagram::{has_kanji, PieceStyle};
 use crate::rules::Color;
-
-/// The side the person plays.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Side {
-    /// Black (sente), who moves first.
-    Black,
-    /// White (gote).
-    White,
-}
 
 #[derive(Debug, Args)]
 pub struct PlayArgs {
@@ -33,9 +25,9 @@ pub struct PlayArgs {
     /// default model, models/<variant>/default under the current directory or the source tree.
     #[arg(long)]
     model: Option<PathBuf>,
-    /// The side you play.
-    #[arg(long, value_enum, default_value_t = Side::Black)]
-    side: Side,
+    /// The side you play: black (sente), who moves first, or white (gote).
+    #[arg(long, default_value = "black", value_parser = side_parser())]
+    side: Color,
     /// Simulations per engine move (default 800).
     #[arg(long, conflicts_with = "time")]
     sims: Option<u32>,
@@ -46,8 +38,8 @@ pub struct PlayArgs {
     #[arg(long)]
     kanji: bool,
     /// Where the network runs: cpu, cuda or cuda:N.
-    #[arg(long, default_value = "cpu")]
-    device: String,
+    #[arg(long, default_value = "cpu", value_parser = parse_device)]
+    device: DeviceChoice,
     /// The engine resigns when its expected score falls below this percentage (0: never).
     #[arg(long, default_value_t = 2)]
     resign_percent: u32,
@@ -58,7 +50,6 @@ pub struct PlayArgs {
 pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let game = args.position.game()?;
     let variant = game.start().variant().id;
-    let device: DeviceChoice = args.device.parse()?;
     let limits = match (args.sims, args.time) {
         (Some(0), _) => bail!("--sims must be at least 1"),
         (Some(n), _) => Limits::simulations(n),
@@ -69,17 +60,14 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
         (None, None) => Limits::default(),
     };
     let path = model::resolve(args.model.as_deref(), variant)?;
-    let model = model::load(&path, Some(variant), device).with_context(|| format!("cannot load the model {}", path.display()))?;
+    let model = model::load(&path, Some(variant), args.device).with_context(|| format!("cannot load the model {}", path.display()))?;
     let search = args.search.search_config()?;
     let mut engine = model::engine(&model, search, 0);
     if args.kanji && !has_kanji(variant) {
         eprintln!("note: kanji are drawn for standard shogi only; {variant} is drawn with letters");
     }
     let config = PlayConfig {
-        user: match args.side {
-            Side::Black => Color::Black,
-            Side::White => Color::White,
-        },
+        user: args.side,
         limits,
         style: if args.kanji { PieceStyle::Kanji } else { PieceStyle::Letters },
         engine_name: model.id(),
@@ -87,4 +75,9 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     };
     play::run(game, &mut engine, &config, &mut io::stdin().lock(), &mut io::stdout().lock())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--side`: black or white, listed in the help.
+fn side_parser() -> impl TypedValueParser<Value = Color> {
+    PossibleValuesParser::new(["black", "white"]).map(|name| if name == "black" { Color::Black } else { Color::White })
 }

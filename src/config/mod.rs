@@ -4,13 +4,11 @@
 //! `[network]` and `[inference]` tables list every key (except `network.auxiliary_heads`, off
 //! when left out); the others may leave keys out, which then take the defaults documented on
 //! their fields. Checks that span tables name the key that asks for too much: a weighted
-//! auxiliary loss of `[train]` without `network.auxiliary_heads`, for one.
+//! auxiliary loss of `[train]` without `network.auxiliary_heads`, for one. A value out of range
+//! is reported as an [`InvalidField`](crate::invalid_field::InvalidField).
 //!
-//! - [`field`]: the error of a value out of range, shared by every layer's table.
 //! - [`run`]: the whole file ([`RunConfig`]), read and checked.
 
-pub mod field;
 pub mod run;
 
-pub use field::InvalidField;
 pub use run::{to_toml, ConfigError, RunConfig};

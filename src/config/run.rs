@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::InvalidField;
 use crate::arena::strength::EvalConfig;
 use crate::arena::GateConfig;
+use crate::invalid_field::InvalidField;
 use crate::mcts::SearchConfig;
 use crate::nn::config::{InferenceConfig, NetworkConfig};
 use crate::openings::read_openings;

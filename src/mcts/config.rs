@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::mate::MAX_MATE_PLIES;
-use crate::config::InvalidField;
+use crate::invalid_field::InvalidField;
 
 /// Capture-only plies of the quiescence search behind [`SearchConfig::capture_utility`].
 pub const QUIESCENCE_PLIES: u32 = 6;

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::device::{DeviceChoice, Precision};
 use super::encoding::{ENCODING_VERSION, ENCODING_VERSIONS};
-use crate::config::InvalidField;
+use crate::invalid_field::InvalidField;
 use crate::rules::context::RECENT_MOVES;
 
 /// Upper bounds that keep a typing mistake from allocating the whole memory.

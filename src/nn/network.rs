@@ -21,7 +21,7 @@ use super::config::{InferenceConfig, NetworkConfig};
 use super::device::{DeviceError, Precision};
 use super::encoding::{Encoder, ENCODING_VERSION};
 use super::policy_map::PolicyMap;
-use crate::config::InvalidField;
+use crate::invalid_field::InvalidField;
 use crate::rules::context::RECENT_MOVES;
 use crate::rules::VariantId;
 

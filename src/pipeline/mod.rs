@@ -4,10 +4,12 @@
 //! - [`run`]: the training loop: self-play and training together, checkpoints, resume.
 //! - [`gating`]: new checkpoints against the self-play network (optional).
 //! - [`league`]: the earlier checkpoint that league games are played against.
+//! - [`metrics`]: the JSON-lines metrics of a run and its PNG charts.
 //! - [`worker`]: a stateless self-play worker of a run kept in a store.
 
 pub mod gating;
 pub mod league;
+pub mod metrics;
 pub mod run;
 pub mod worker;
 

@@ -6,7 +6,6 @@
 //! - [`searcher`]: the engine thinking on a thread of its own, so that commands keep being read.
 //! - [`clock`]: thinking time from the clock (remaining time, increment, byoyomi).
 //! - [`score`]: a search value as centipawns or a mate distance, and when to resign.
-//! - [`input`]: lines of input read on a thread of their own.
 //! - [`record`]: saving a game in the arena's record formats (a JSON line, or CSA for shogi).
 //! - [`play`]: the terminal game, `shogi-zero play`.
 //! - [`usi_engine`]: our USI engine for standard shogi, `shogi-zero usi`.
@@ -16,7 +15,6 @@
 //! explanations of refused input) goes to standard error.
 
 pub mod clock;
-pub mod input;
 pub mod model;
 pub mod play;
 pub mod record;

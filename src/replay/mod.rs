@@ -8,7 +8,7 @@ pub mod validate;
 pub mod window;
 
 pub use format::{list_files, read_file, read_file_with, write_games, Header, PlyTargets, ReplayError, ReplayFile};
-pub use record::{GameResult, MoveRecord, ReplayEnding, ReplayGame, Side};
+pub use record::{color_name, GameResult, MoveRecord, ReplayEnding, ReplayGame};
 pub use summary::Summary;
 pub use validate::{replay_game, GameError};
 pub use window::{OpponentPolicy, ReplayWindow, SampleSource, TargetConfig, TrainingSample, WindowConfig, WindowCounters, WindowError};

@@ -46,16 +46,44 @@ pub struct MoveRecord {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GameResult {
-    pub winner: Option<Side>,
+    /// Stored as `"black"`, `"white"` or `null`.
+    #[serde(with = "winner_name")]
+    pub winner: Option<Color>,
     pub reason: ReplayEnding,
 }
 
-/// A colour as stored in files.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Side {
-    Black,
-    White,
+/// A colour's name in files and messages: `black` or `white`.
+pub fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::Black => "black",
+        Color::White => "white",
+    }
+}
+
+/// The winner of a [`GameResult`] as its [`color_name`], `null` for a draw.
+mod winner_name {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use super::color_name;
+    use crate::rules::Color;
+
+    pub fn serialize<S: Serializer>(winner: &Option<Color>, serializer: S) -> Result<S::Ok, S::Error> {
+        match winner {
+            Some(color) => serializer.serialize_some(color_name(*color)),
+            None => serializer.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Color>, D::Error> {
+        let name: Option<String> = Option::deserialize(deserializer)?;
+        name.map(|name| {
+            Color::ALL
+                .into_iter()
+                .find(|&color| color_name(color) == name)
+                .ok_or_else(|| serde::de::Error::custom(format!("unknown winner '{name}' (expected black, white or null)")))
+        })
+        .transpose()
+    }
 }
 
 /// Why a recorded game ended: a rule of the game, or a resignation. Stored as the name
@@ -98,26 +126,30 @@ impl TryFrom<String> for ReplayEnding {
     }
 }
 
-impl From<Color> for Side {
-    fn from(color: Color) -> Side {
-        match color {
-            Color::Black => Side::Black,
-            Color::White => Side::White,
-        }
-    }
-}
-
-impl From<Side> for Color {
-    fn from(side: Side) -> Color {
-        match side {
-            Side::Black => Color::Black,
-            Side::White => Color::White,
-        }
-    }
-}
-
 impl From<EndReason> for ReplayEnding {
     fn from(reason: EndReason) -> ReplayEnding {
         ReplayEnding::Rules(reason)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::GameResult;
+    use crate::rules::Color;
+
+    /// The winner is stored by its lowercase name, `null` for a draw, and reads back the same.
+    #[test]
+    fn results_keep_the_stored_winner_names() {
+        for (text, winner) in [
+            (r#"{"winner":"black","reason":"resignation"}"#, Some(Color::Black)),
+            (r#"{"winner":"white","reason":"checkmate"}"#, Some(Color::White)),
+            (r#"{"winner":null,"reason":"ply-cap"}"#, None),
+        ] {
+            let result: GameResult = serde_json::from_str(text).unwrap();
+            assert_eq!(result.winner, winner);
+            assert_eq!(serde_json::to_string(&result).unwrap(), text);
+        }
+        let error = serde_json::from_str::<GameResult>(r#"{"winner":"Black","reason":"checkmate"}"#).unwrap_err();
+        assert!(error.to_string().contains("unknown winner 'Black'"), "{error}");
     }
 }

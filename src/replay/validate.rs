@@ -15,7 +15,7 @@ use crate::rules::notation::coord::{self, MoveError};
 use crate::rules::notation::sfen::{self, SfenError};
 use crate::rules::{Color, Game, GameRules, Move, MoveList, Outcome, VariantId};
 
-use super::record::{GameResult, MoveRecord, ReplayEnding, ReplayGame, Side};
+use super::record::{color_name, GameResult, MoveRecord, ReplayEnding, ReplayGame};
 
 /// How far a probability distribution's sum may be from 1.
 pub const SUM_TOLERANCE: f32 = 1e-3;
@@ -47,8 +47,8 @@ pub enum GameError {
     NotOver { recorded: GameResult, plies: usize },
     #[error("a resignation is recorded but the game had already ended by rule ({actual}) after ply {plies}")]
     ResignedFinishedGame { actual: GameResult, plies: usize },
-    #[error("a resignation after ply {plies} must be won by {} (the side to move, {}, resigns), but the record says {recorded}", expected.name(), resigner.name())]
-    ResignationWinner { recorded: GameResult, resigner: Side, expected: Side, plies: usize },
+    #[error("a resignation after ply {plies} must be won by {} (the side to move, {}, resigns), but the record says {recorded}", color_name(*expected), color_name(*resigner))]
+    ResignationWinner { recorded: GameResult, resigner: Color, expected: Color, plies: usize },
     #[error("a resignation is recorded but resignation was disabled for this game")]
     ResignationDisabled,
 }
@@ -56,25 +56,15 @@ pub enum GameError {
 impl fmt::Display for GameResult {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.winner {
-            Some(side) => write!(f, "{} wins by {}", side.name(), self.reason.name()),
+            Some(color) => write!(f, "{} wins by {}", color_name(color), self.reason.name()),
             None => write!(f, "draw by {}", self.reason.name()),
-        }
-    }
-}
-
-impl Side {
-    /// The name used in files and messages.
-    pub fn name(self) -> &'static str {
-        match self {
-            Side::Black => "black",
-            Side::White => "white",
         }
     }
 }
 
 impl From<Outcome> for GameResult {
     fn from(outcome: Outcome) -> GameResult {
-        GameResult { winner: outcome.winner.map(Side::from), reason: outcome.reason.into() }
+        GameResult { winner: outcome.winner, reason: outcome.reason.into() }
     }
 }
 
@@ -135,11 +125,11 @@ fn check_result(game: &Game, record: &ReplayGame) -> Result<(), GameError> {
                 return Err(GameError::ResignationDisabled);
             }
             let resigner: Color = game.position().side_to_move();
-            let expected = Side::from(resigner.opponent());
+            let expected = resigner.opponent();
             if recorded.winner == Some(expected) {
                 Ok(())
             } else {
-                Err(GameError::ResignationWinner { recorded, resigner: resigner.into(), expected, plies })
+                Err(GameError::ResignationWinner { recorded, resigner, expected, plies })
             }
         }
         (None, _) => Err(GameError::NotOver { recorded, plies }),

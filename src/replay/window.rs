@@ -362,7 +362,7 @@ impl ReplayWindow {
             .map(|(index, (record, trace))| {
                 let game = WindowGame {
                     source: SampleSource { file: file_name.clone(), game: index + 1 },
-                    winner: record.result.winner.map(Color::from),
+                    winner: record.result.winner,
                     capped: record.result.reason == ReplayEnding::Rules(EndReason::PlyCap),
                     length: record.moves.len(),
                     positions: trace.entries.len(),

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::config::InvalidField;
+use crate::invalid_field::InvalidField;
 
 /// How self-play games are played and recorded.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -175,7 +175,7 @@ impl SelfplayGame {
             if self.resignation_disabled {
                 self.would_have_resigned.get_or_insert(mover);
             } else {
-                self.result = Some(GameResult { winner: Some(mover.opponent().into()), reason: ReplayEnding::Resignation });
+                self.result = Some(GameResult { winner: Some(mover.opponent()), reason: ReplayEnding::Resignation });
                 return;
             }
         }
@@ -198,7 +198,7 @@ impl SelfplayGame {
             self.search = Search::new(self.search.game().clone(), *self.search.config());
         }
         match self.search.game().outcome() {
-            Some(outcome) => self.result = Some(GameResult { winner: outcome.winner.map(Into::into), reason: outcome.reason.into() }),
+            Some(outcome) => self.result = Some(GameResult { winner: outcome.winner, reason: outcome.reason.into() }),
             None => self.begin_search(),
         }
     }
@@ -218,7 +218,7 @@ impl SelfplayGame {
     pub fn finish(self, model: String) -> FinishedGame {
         let result = self.result.expect("finish is called on finished games");
         let game = self.search.game();
-        let false_resignation = self.would_have_resigned.map(|side| result.winner != Some(side.opponent().into()));
+        let false_resignation = self.would_have_resigned.map(|side| result.winner != Some(side.opponent()));
         let record = ReplayGame {
             variant: game.position().variant().name().to_string(),
             start: sfen::write(game.start()),

@@ -16,8 +16,8 @@ use super::game::{FinishedGame, SelfplayGame, Step};
 use crate::mcts::{EvaluatorError, Model, SearchConfig};
 use crate::nn::Network;
 use crate::openings::{read_openings, OpeningError};
-use crate::replay::{self, ReplayError, ReplayGame, Side};
-use crate::rules::{Game, GameRules, Position, VariantId};
+use crate::replay::{self, ReplayError, ReplayGame};
+use crate::rules::{Color, Game, GameRules, Position, VariantId};
 use crate::splitmix;
 
 /// Why self-play stopped early.
@@ -97,8 +97,8 @@ impl Summary {
         self.games += 1;
         self.plies += record.moves.len() as u64;
         match record.result.winner {
-            Some(Side::Black) => self.black_wins += 1,
-            Some(Side::White) => self.white_wins += 1,
+            Some(Color::Black) => self.black_wins += 1,
+            Some(Color::White) => self.white_wins += 1,
             None => self.draws += 1,
         }
         *self.endings.entry(record.result.reason.name().to_string()).or_default() += 1;

@@ -52,7 +52,7 @@ pub fn write_random_games(variant: VariantId, games: usize, ply_cap: u32, seed: 
                 variant: variant.name().to_string(),
                 start: sfen::write(&start),
                 moves,
-                result: GameResult { winner: outcome.winner.map(Into::into), reason: outcome.reason.into() },
+                result: GameResult { winner: outcome.winner, reason: outcome.reason.into() },
                 model: "random".to_string(),
                 seed: seed.wrapping_add(g as u64),
                 resignation_disabled: false,

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::config::InvalidField;
+use crate::invalid_field::InvalidField;
 use crate::nn::NetworkConfig;
 use crate::replay::TargetConfig;
 

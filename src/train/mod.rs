@@ -1,5 +1,5 @@
 //! Training: minibatches from the replay window, the losses, the optimiser and its schedule,
-//! the trainer's saved state and the metrics of a run. The loop that runs self-play and
+//! and the trainer's saved state. The loop that runs self-play and
 //! training together is [`crate::pipeline`].
 //!
 //! - [`bench`]: the trainer's throughput next to steps on a prepared batch.
@@ -9,14 +9,12 @@
 //! - [`trainer`]: losses and one optimisation step; saving the trainer's state.
 //! - [`state`]: what is kept beside each checkpoint to resume exactly there.
 //! - [`teacher`]: the optional bootstrap teacher (material search labels early minibatches).
-//! - [`metrics`]: the JSON-lines metrics of a run and its PNG charts.
 
 use std::path::PathBuf;
 
 pub mod batch;
 pub mod bench;
 pub mod config;
-pub mod metrics;
 pub mod optimizer;
 pub mod state;
 pub mod teacher;
@@ -42,5 +40,5 @@ pub enum TrainError {
     #[error("trainer state {path}: {message}")]
     State { path: PathBuf, message: String },
     #[error(transparent)]
-    Config(#[from] crate::config::InvalidField),
+    Config(#[from] crate::invalid_field::InvalidField),
 }

@@ -14,7 +14,7 @@
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::config::InvalidField;
+use crate::invalid_field::InvalidField;
 use crate::material_search::{is_mate_score, MaterialSearch};
 use crate::replay::TrainingSample;
 use crate::rules::material::Material;

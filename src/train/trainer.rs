@@ -13,7 +13,7 @@ use tch::{Device, Kind, Reduction, Tensor};
 use super::batch::Batch;
 use super::config::TrainConfig;
 use super::optimizer::Optimizer;
-use crate::config::InvalidField;
+use crate::invalid_field::InvalidField;
 use crate::nn::checkpoint::{self, CheckpointError};
 use crate::nn::Network;
 

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::arena::strength::AnchorScore;
 use crate::plot::{LineChart, PlotError};
 
 /// File name of the metrics in a run folder.
@@ -72,35 +73,6 @@ pub struct MetricsLine {
     /// With `[eval]` on, at the checkpoints that play them: the scores against the anchors.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub anchors: Vec<AnchorScore>,
-}
-
-/// A checkpoint's result against one anchor (`[eval]`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AnchorScore {
-    /// The anchor, as the arena names it (`alphabeta:2`).
-    pub anchor: String,
-    pub games: u32,
-    /// The network's wins, draws and losses (0 in metrics written before they were kept).
-    #[serde(default)]
-    pub wins: u32,
-    #[serde(default)]
-    pub draws: u32,
-    #[serde(default)]
-    pub losses: u32,
-    /// Points per game of the network, 0 to 1.
-    pub score: f64,
-    /// Elo difference and half its 95% interval; `None` when the score is 0 or 1.
-    pub elo: Option<f64>,
-    pub elo_margin: Option<f64>,
-}
-
-impl AnchorScore {
-    /// `alphabeta:2 50% (+0 =10 -0)`: the score with the games behind it, since a score of half
-    /// may be all draws (at the self-play ply cap) or as many wins as losses.
-    pub fn summary(&self) -> String {
-        format!("{} {:.0}% (+{} ={} -{})", self.anchor, 100.0 * self.score, self.wins, self.draws, self.losses)
-    }
 }
 
 /// Appends `line` to the run's metrics file (one write of a whole line).
@@ -206,22 +178,8 @@ fn plot_strength(lines: &[MetricsLine], run_dir: &Path, title: &str) -> Result<V
 
 #[cfg(test)]
 mod tests {
-    use super::{losses_chart, read, AnchorScore, MetricsLine};
+    use super::{losses_chart, read, MetricsLine};
     use std::path::Path;
-
-    /// An anchor score logged before wins, draws and losses were kept reads with none; the
-    /// summary shows the games behind the score.
-    #[test]
-    fn anchor_scores_show_their_games() {
-        let old: AnchorScore =
-            serde_json::from_str(r#"{"anchor":"alphabeta:2","games":10,"score":0.5,"elo":0.0,"elo_margin":0.0}"#).unwrap();
-        assert_eq!((old.wins, old.draws, old.losses), (0, 0, 0));
-        let drawn = AnchorScore { draws: 10, ..old.clone() };
-        assert_eq!(drawn.summary(), "alphabeta:2 50% (+0 =10 -0)");
-        let split = AnchorScore { wins: 5, losses: 5, ..old };
-        assert_eq!(split.summary(), "alphabeta:2 50% (+5 =0 -5)");
-        assert!(serde_json::to_string(&split).unwrap().contains(r#""wins":5,"draws":0,"losses":5"#));
-    }
 
     /// The metrics of a run from before the auxiliary losses read with none of them, and the
     /// losses chart shows only the losses a run logged.
