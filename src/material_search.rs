@@ -16,8 +16,8 @@
 //!   a stable sort that keeps the callers' order among equals.
 //! - Quiescence (off unless asked for, [`MaterialSearch::with_quiescence`]): past the nominal
 //!   depth, captures only (the side to move may stand on the material balance instead), up to a
-//!   number of plies, so that a capture met by a recapture is not scored as a clean gain. Fire
-//!   demons' burns are not searched there.
+//!   number of plies, so that a capture met by a recapture is not scored as a clean gain. A
+//!   fire demon's move that burns counts as a capture there.
 
 use std::time::Instant;
 

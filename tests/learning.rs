@@ -62,8 +62,8 @@ fn a_short_training_run_beats_its_initial_network() {
     // the material searcher's judgement, not the network's, picks most moves (a clean-clone run:
     // 38.5%, 67 draws), nor rules out root moves by material (the material guard, also a
     // player's default).
-    let trained_spec = format!("{latest}?royal_guard=off&capture_utility=0&material_guard=off&pursuit_utility=0");
-    let initial_spec = format!("{}?royal_guard=off&capture_utility=0&material_guard=off&pursuit_utility=0", initial.display());
+    let trained_spec = format!("{latest}?capture_utility=0&material_guard=off&pursuit_utility=0&royal_guard=off");
+    let initial_spec = format!("{}?capture_utility=0&material_guard=off&pursuit_utility=0&royal_guard=off", initial.display());
     run(Command::new(binary)
         .args(["arena", "--variant", "heian-dai-shogi", "--games", "100", "--concurrency", "8", "--sims", "16"])
         .args(["--ply-cap", "250", "--seed", "11", "--player", &trained_spec, "--player", &initial_spec])

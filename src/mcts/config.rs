@@ -124,9 +124,10 @@ impl SearchConfig {
     /// The default search of a player (arena, `play`, USI, xboard): the default with the
     /// capture utility at [`PLAY_CAPTURE_UTILITY`], the material guard on and the pursuit
     /// utility at [`PLAY_PURSUIT_UTILITY`] (docs/search.md describes each aid, what it is worth
-    /// and how to turn it off). Self-play and the measures taken while training (gating, anchor
-    /// matches) search as the run's `[search]` table says, all three off by default, so that
-    /// they show what the network itself has learned.
+    /// and how to turn it off). Self-play searches as the run's `[search]` table says
+    /// ([`SearchConfig::for_selfplay`]), and the measures taken while training (gating, anchor
+    /// matches) with the default search, the three aids off, so that they show what the
+    /// network itself has learned.
     pub fn for_play() -> SearchConfig {
         SearchConfig {
             capture_utility: PLAY_CAPTURE_UTILITY,

@@ -28,19 +28,12 @@ pub struct AttackMap {
 impl AttackMap {
     /// The attacks of `by` in `pos` (whichever side is to move).
     pub fn of(pos: &Position, by: Color) -> AttackMap {
-        let mut map = AttackMap::defence_of(pos, by);
-        if pos.variant().faces.generic_attacks {
-            map.replace_from_moves(pos, by, Material::of(pos.variant().id));
-        }
-        map
-    }
-
-    /// The attacks of `by` from steps, rides and jumps alone: exact on the squares of its own
-    /// pieces (how well each is defended) in every variant, as [`AttackMap::of`] is there, and
-    /// cheaper where the variant's other attacks need its move generator.
-    pub fn defence_of(pos: &Position, by: Color) -> AttackMap {
+        let material = Material::of(pos.variant().id);
         let mut map = AttackMap { count: [0; BOARD_CELLS], cheapest: [NONE; BOARD_CELLS] };
-        map.add_steps_rides_and_jumps(pos, by, Material::of(pos.variant().id));
+        map.add_steps_rides_and_jumps(pos, by, material);
+        if pos.variant().faces.generic_attacks {
+            map.replace_from_moves(pos, by, material);
+        }
         map
     }
 
