@@ -12,9 +12,9 @@ use shogi_zero::nn::{Encoder, Network, NetworkConfig, PolicyMap, Precision};
 use shogi_zero::rules::VariantId;
 use tch::Device;
 
-const VARIANTS: [VariantId; 2] = [VariantId::Shogi, VariantId::HeianDaiShogi];
+const VARIANTS: [VariantId; 2] = [VariantId::SHOGI, VariantId::HEIAN_DAI_SHOGI];
 const BATCH: usize = 64;
-const ENCODED: [VariantId; 3] = [VariantId::Shogi, VariantId::ChuShogi, VariantId::HeianDaiShogi];
+const ENCODED: [VariantId; 3] = [VariantId::SHOGI, VariantId::CHU_SHOGI, VariantId::HEIAN_DAI_SHOGI];
 
 fn bench_encoding(c: &mut Criterion) {
     let mut group = c.benchmark_group("encoding");

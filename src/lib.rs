@@ -3,7 +3,8 @@
 //! Layers, each depending only on the ones before it (`scripts/module-graph.sh` checks that the
 //! modules' `use crate::` edges have no cycle):
 //! - Leaves that any layer may use: [`invalid_field`] (the error of a setting out of range),
-//!   [`files`] (atomic file writes), [`lines`] (lines read on a thread of their own),
+//!   [`files`] (atomic file writes), [`fnv`] (the FNV-1a hash of layouts, rules and weights),
+//!   [`lines`] (lines read on a thread of their own),
 //!   [`splitmix`] (the SplitMix64 mixer behind seeds and hash keys), [`plot`] (PNG charts).
 //! - [`rules`]: board geometry, variant data, positions, legal moves, notation, game results, perft.
 //! - [`nn`]: input encoding, policy map, the network, checkpoints and the batching inference server.
@@ -25,6 +26,7 @@ pub mod arena;
 pub mod cli;
 pub mod config;
 pub mod files;
+pub mod fnv;
 pub mod invalid_field;
 pub mod lines;
 pub mod material_search;

@@ -271,7 +271,7 @@ mod tests {
     use super::*;
     use crate::rules::notation::{coord, sfen};
 
-    const SHOGI: VariantId = VariantId::Shogi;
+    const SHOGI: VariantId = VariantId::SHOGI;
 
     fn position(id: VariantId, text: &str) -> Position {
         sfen::parse(id.variant(), text).unwrap()
@@ -320,7 +320,7 @@ mod tests {
     #[test]
     fn the_quiescence_score_counts_what_a_fire_demon_burns() {
         let burn = "k15/16/16/16/16/16/16/7p1g6/16/9s6/8(FD)7/16/16/16/16/15K b - 1";
-        let id = VariantId::TenjikuShogi;
+        let id = VariantId::TENJIKU_SHOGI;
         assert!(swing(id, burn, &["8k8i"]) > 0);
         assert_eq!(gain(id, burn), swing(id, burn, &["8k8i"]));
     }

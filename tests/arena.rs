@@ -28,7 +28,7 @@ use shogi_zero::rules::notation::sfen;
 use shogi_zero::rules::{Color, Game, GameRules, Piece, PieceType, Position, VariantId};
 use tch::Device;
 
-const SHOGI: VariantId = VariantId::Shogi;
+const SHOGI: VariantId = VariantId::SHOGI;
 
 fn close(a: f64, b: f64, tolerance: f64) -> bool {
     (a - b).abs() <= tolerance
@@ -295,9 +295,9 @@ fn factories_report_missing_programs_and_checkpoints() {
     let e = factory(&"no-such-folder/run".parse().unwrap(), SHOGI).err().unwrap();
     assert!(e.is_fatal() && e.to_string().contains("no-such-folder/run"), "{e}");
     // Heian dai shogi has no xboard name unless one is given.
-    let e = factory(&"xboard:/bin/cat".parse().unwrap(), VariantId::HeianDaiShogi).err().unwrap();
+    let e = factory(&"xboard:/bin/cat".parse().unwrap(), VariantId::HEIAN_DAI_SHOGI).err().unwrap();
     assert!(matches!(e, PlayerError::Unsupported { .. }), "{e}");
-    assert!(factory(&"xboard:/bin/cat?variant=heian".parse().unwrap(), VariantId::HeianDaiShogi).is_ok());
+    assert!(factory(&"xboard:/bin/cat?variant=heian".parse().unwrap(), VariantId::HEIAN_DAI_SHOGI).is_ok());
 }
 
 /// Processes that do not speak the protocol fail fast with a clear error instead of hanging.
@@ -341,10 +341,10 @@ fn material_values_follow_mobility() {
     for id in VariantId::ALL {
         assert_eq!(Material::of(id).evaluate(&Position::start(id)), 0, "{id}");
     }
-    let chu = VariantId::ChuShogi.variant();
+    let chu = VariantId::CHU_SHOGI.variant();
     let chu_value = |abbr: &str| {
         let t = chu.spec.pieces.iter().position(|p| p.abbr == abbr).unwrap();
-        Material::of(VariantId::ChuShogi).value(Piece { color: Color::Black, ptype: PieceType::new(t), promoted: false })
+        Material::of(VariantId::CHU_SHOGI).value(Piece { color: Color::Black, ptype: PieceType::new(t), promoted: false })
     };
     assert_eq!(chu_value("Ln"), 2400, "the lion reaches the 24 squares within two steps");
     assert!(chu_value("Ln") > chu_value("G") && chu_value("Q") > chu_value("R"));
@@ -366,15 +366,15 @@ fn alphabeta_mates_and_captures() {
     // In chu the White lion next to the Black king captures it (in one of several ways).
     let chu = "11k/12/12/12/12/12/12/12/12/12/1(ln)10/K11 w - 1";
     let mut game =
-        Game::new(sfen::parse(VariantId::ChuShogi.variant(), chu).unwrap(), GameRules::default_for(VariantId::ChuShogi.variant()));
-    game.play_text(&choose(1, VariantId::ChuShogi, chu)).unwrap();
+        Game::new(sfen::parse(VariantId::CHU_SHOGI.variant(), chu).unwrap(), GameRules::default_for(VariantId::CHU_SHOGI.variant()));
+    game.play_text(&choose(1, VariantId::CHU_SHOGI, chu)).unwrap();
     assert_eq!(game.outcome().map(|o| (o.winner, o.reason)), Some((Some(Color::White), shogi_zero::rules::EndReason::RoyalCaptured)));
 }
 
 #[test]
 fn alphabeta_with_a_time_budget_answers_in_time() {
-    let game = Game::new(Position::start(VariantId::TenjikuShogi), GameRules::default_for(VariantId::TenjikuShogi.variant()));
-    let mut player = AlphaBetaPlayer::new("ab".to_string(), VariantId::TenjikuShogi, 8, 3);
+    let game = Game::new(Position::start(VariantId::TENJIKU_SHOGI), GameRules::default_for(VariantId::TENJIKU_SHOGI.variant()));
+    let mut player = AlphaBetaPlayer::new("ab".to_string(), VariantId::TENJIKU_SHOGI, 8, 3);
     let started = Instant::now();
     let mv = player.choose(&game, Budget::Time(Duration::from_millis(200))).unwrap();
     assert!(game.legal_moves().contains(&mv));
@@ -409,7 +409,7 @@ fn alphabeta_beats_random_at_shogi() {
 
 #[test]
 fn alphabeta_beats_random_at_chu_shogi() {
-    alphabeta_beats_random(VariantId::ChuShogi, 300);
+    alphabeta_beats_random(VariantId::CHU_SHOGI, 300);
 }
 
 #[test]
@@ -459,11 +459,11 @@ fn a_seed_reproduces_a_match() {
 /// Two equal players against H1 "400 Elo apart": the SPRT accepts H0 long before 60 games.
 #[test]
 fn an_sprt_stops_the_match_early() {
-    let mut cfg = config(VariantId::ChuShogi, 60);
+    let mut cfg = config(VariantId::CHU_SHOGI, 60);
     cfg.rules.ply_cap = 300;
     cfg.seed = 2;
     cfg.sprt = Some("0,400,0.05,0.05".parse().unwrap());
-    let report = run_match(&cfg, [make("alphabeta:1", VariantId::ChuShogi), make("alphabeta:1", VariantId::ChuShogi)]).unwrap();
+    let report = run_match(&cfg, [make("alphabeta:1", VariantId::CHU_SHOGI), make("alphabeta:1", VariantId::CHU_SHOGI)]).unwrap();
     let s = &report.summary;
     let sprt = s.sprt.as_ref().unwrap();
     assert_eq!(sprt.status.decision, SprtDecision::AcceptH0, "{sprt:?}");
@@ -672,7 +672,7 @@ fn csa_start_positions_and_moves() {
                     P7 *  *  *  *  *  *  *  *  * \nP8 *  *  *  *  *  *  *  *  * \nP9 *  *  *  * +OU *  *  *  * \n\
                     P+00KI00FU\n+\n+0052KI\n'1-0 checkmate\n%TSUMI\n";
     assert_eq!(text, expected);
-    assert!(ending.csa_text(&Position::start(VariantId::ChuShogi), &[], ["a", "b"]).is_none());
+    assert!(ending.csa_text(&Position::start(VariantId::CHU_SHOGI), &[], ["a", "b"]).is_none());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -766,7 +766,7 @@ fn fairy_stockfish_over_xboard() {
 #[test]
 #[cfg_attr(not(feature = "outside-engines"), ignore = "needs fairy-stockfish and hachu: feature outside-engines")]
 fn hachu_over_xboard_at_chu_shogi() {
-    short_engine_match("xboard:hachu?movetime=50", VariantId::ChuShogi, "alphabeta:1", 120);
+    short_engine_match("xboard:hachu?movetime=50", VariantId::CHU_SHOGI, "alphabeta:1", 120);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -62,7 +62,7 @@ fn perft_divide_lines_sum_to_the_total() {
     let lines: Vec<&str> = out.lines().collect();
     let (total, parts) = lines.split_last().expect("some output");
     assert_eq!(parts.len(), 30, "one line per legal move of the start position:\n{out}");
-    let start = Position::start(VariantId::Shogi);
+    let start = Position::start(VariantId::SHOGI);
     let mut sum = 0u64;
     for line in parts {
         let (text, count) = line.split_once(' ').unwrap_or_else(|| panic!("line '{line}' is not '<move> <count>'"));
@@ -78,7 +78,7 @@ fn perft_divide_lines_sum_to_the_total() {
 #[test]
 fn perft_after_moves() {
     let out = ok(&["perft", "--variant", "shogi", "--depth", "2", "--moves", "7g7f 3c3d"]);
-    let mut game = Game::new(Position::start(VariantId::Shogi), GameRules::default_for(VariantId::Shogi.variant()));
+    let mut game = Game::new(Position::start(VariantId::SHOGI), GameRules::default_for(VariantId::SHOGI.variant()));
     common::play_all(&mut game, "7g7f 3c3d");
     assert_eq!(last_line(&out), perft(game.position(), 2).to_string());
     assert_ne!(last_line(&out), "900", "the moves were played");
@@ -216,7 +216,7 @@ fn anchors_score_a_model_against_each_opponent() {
 
     let scratch = common::Scratch::new("cli-anchors");
     let model_dir = scratch.0.join("tiny");
-    checkpoint::save(&Network::new(VariantId::Shogi, &NetworkConfig::scaled(1, 8), tch::Device::Cpu).unwrap(), &model_dir, 0).unwrap();
+    checkpoint::save(&Network::new(VariantId::SHOGI, &NetworkConfig::scaled(1, 8), tch::Device::Cpu).unwrap(), &model_dir, 0).unwrap();
     let model = model_dir.to_str().unwrap();
     let args = ["anchors", "--variant", "shogi", "--model", model, "--opponent", "random", "--opponent", "alphabeta:1", "--games", "2"];
     let args = [&args[..], &["--sims", "4", "--threads", "1"]].concat();

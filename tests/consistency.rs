@@ -87,7 +87,7 @@ fn check_position(pos: &Position, ply: usize, label: &str, seen: &mut Seen, flip
 
         // Self-check: illegal in shogi (shogi.md section 6), legal in Heian dai (section 4).
         let exposed = after.in_check(mover);
-        if v.id == VariantId::Shogi {
+        if v.id == VariantId::SHOGI {
             assert!(!exposed, "{here}: {name} leaves {mover}'s king in check");
         } else {
             seen.self_check_moves += usize::from(exposed);
@@ -136,7 +136,7 @@ fn random_games(id: VariantId, seed: u64) -> Seen {
                 _ => None,
             };
             let legal = check_position(&pos, ply, &label, &mut seen, flip_depth);
-            if id == VariantId::HeianDaiShogi {
+            if id == VariantId::HEIAN_DAI_SHOGI {
                 check_king_steps_unfiltered(&pos, &label);
             }
             let game_moves = game.legal_moves();
@@ -188,14 +188,14 @@ fn random_games(id: VariantId, seed: u64) -> Seen {
 
 #[test]
 fn random_games_shogi() {
-    let seen = random_games(VariantId::Shogi, 0x5_0061);
+    let seen = random_games(VariantId::SHOGI, 0x5_0061);
     assert!(seen.drops > 0, "shogi random play never dropped a piece: {seen:?}");
     assert!(seen.flips_depth_3 > 0);
 }
 
 #[test]
 fn random_games_heian_dai_shogi() {
-    let seen = random_games(VariantId::HeianDaiShogi, 0x4e1a_0d41);
+    let seen = random_games(VariantId::HEIAN_DAI_SHOGI, 0x4e1a_0d41);
     assert_eq!(seen.drops, 0, "Heian dai shogi has no drops");
     // Moving into attack is legal in Heian dai shogi (section 4): random play meets such moves.
     assert!(seen.self_check_moves > 0, "no legal move ever left the mover's king attacked: {seen:?}");

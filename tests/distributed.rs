@@ -155,7 +155,7 @@ fn check_game_objects(setup: &Setup) -> usize {
         let parsed = GameName::parse(&name).unwrap_or_else(|| panic!("{name} is not a game object name"));
         let path = setup.store_dir().join("games").join(&name);
         let bytes = std::fs::read(&path).unwrap();
-        assert_eq!(format!("{:016x}", shogi_zero::nn::fnv::hash(&bytes)), parsed.hash, "{name}: content does not match its name");
+        assert_eq!(format!("{:016x}", shogi_zero::fnv::hash(&bytes)), parsed.hash, "{name}: content does not match its name");
         assert!(hashes.insert(parsed.hash.clone()), "{name}: the same batch twice");
         games += replay::read_file(&path).unwrap_or_else(|e| panic!("{e}")).games.len();
     }

@@ -240,7 +240,7 @@ impl Board {
     }
     fn in_zone(&self, s: &str) -> bool {
         let depth = match self.id {
-            VariantId::ChuShogi => 4,
+            VariantId::CHU_SHOGI => 4,
             _ => 5,
         };
         let n = self.id.variant().geometry.size as i32;
@@ -445,7 +445,7 @@ fn oracle_moves(p: &Position, b: &Board, s: &str) -> Option<BTreeSet<String>> {
         return Some(out);
     }
     let mut out = match (id, token) {
-        (VariantId::ChuShogi, _) if lion => {
+        (VariantId::CHU_SHOGI, _) if lion => {
             // Chu's lion-trading rules (§6) only restrict captures of lions: compare where the
             // opponent has none.
             if b.cells.values().any(|(c, t)| *c != b.us && matches!(t.as_str(), "(LN)" | "+(KR)")) {
@@ -453,20 +453,20 @@ fn oracle_moves(p: &Position, b: &Board, s: &str) -> Option<BTreeSet<String>> {
             }
             lion_oracle(b, s, false)
         }
-        (VariantId::DaiShogi, _) if lion => lion_oracle(b, s, false),
-        (VariantId::TenjikuShogi, "(LN)") => lion_oracle(b, s, true),
-        (VariantId::TenjikuShogi, "+(KR)") => lion_oracle(b, s, false),
-        (VariantId::TenjikuShogi, "(LH)" | "+(LN)") => {
+        (VariantId::DAI_SHOGI, _) if lion => lion_oracle(b, s, false),
+        (VariantId::TENJIKU_SHOGI, "(LN)") => lion_oracle(b, s, true),
+        (VariantId::TENJIKU_SHOGI, "+(KR)") => lion_oracle(b, s, false),
+        (VariantId::TENJIKU_SHOGI, "(LH)" | "+(LN)") => {
             let mut m = lion_oracle(b, s, false);
             m.extend(slide_oracle(b, s, &DIAGONAL));
             m
         }
-        (VariantId::TenjikuShogi, "(FD)" | "+(WB)") => {
+        (VariantId::TENJIKU_SHOGI, "(FD)" | "+(WB)") => {
             let mut m = area_oracle(b, s);
             m.extend(slide_oracle(b, s, &[DIAGONAL.to_vec(), SIDEWAYS.to_vec()].concat()));
             m
         }
-        (VariantId::TenjikuShogi, "(VG)" | "+(BG)") => {
+        (VariantId::TENJIKU_SHOGI, "(VG)" | "+(BG)") => {
             let mut m = area_oracle(b, s);
             m.extend(slide_oracle(b, s, &DIAGONAL));
             m.extend(range_jump_oracle(b, s, &DIAGONAL, 2));

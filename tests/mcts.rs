@@ -63,7 +63,7 @@ const SHOGI_MATE_IN_THREE: &str = "6n1k/6S2/9/9/9/9/9/9/4K4 b GL 1";
 
 #[test]
 fn the_mate_search_finds_the_mate_in_three_and_its_only_first_move() {
-    let id = VariantId::Shogi;
+    let id = VariantId::SHOGI;
     let start = game(id, SHOGI_MATE_IN_THREE);
     let pos = start.position();
     assert_eq!(find_mate(pos, 1), None);
@@ -89,31 +89,31 @@ fn the_mate_search_finds_the_mate_in_three_and_its_only_first_move() {
         assert_eq!(search.principal_variation(), line);
     }
     // In the variants where the royal pieces are captured, the search for mates is not used.
-    let chu = game(VariantId::ChuShogi, &board(VariantId::ChuShogi, &[("6h", "K"), ("1a", "k"), ("2c", "G")], "b", "-"));
+    let chu = game(VariantId::CHU_SHOGI, &board(VariantId::CHU_SHOGI, &[("6h", "K"), ("1a", "k"), ("2c", "G")], "b", "-"));
     assert_eq!(find_mate(chu.position(), 3), None);
 }
 
 #[test]
 fn puct_finds_a_mate_in_one_with_a_uniform_evaluator() {
-    let g = game(VariantId::Shogi, SHOGI_MATE_IN_ONE);
+    let g = game(VariantId::SHOGI, SHOGI_MATE_IN_ONE);
     let moves = g.legal_moves().len();
     assert!(moves > 50, "the mate must hide among many moves ({moves})");
     let mut search = Search::new(g, config(RootSelection::Puct));
     run(&mut search, 400, false, 1);
-    assert_eq!(search.best_move(), Some(mv(VariantId::Shogi, "G*5b")));
+    assert_eq!(search.best_move(), Some(mv(VariantId::SHOGI, "G*5b")));
     let wdl = search.root_wdl();
     assert!(wdl[0] > 0.5, "a found mate should make the root look won: {wdl:?}");
 }
 
 #[test]
 fn gumbel_finds_the_mate_and_its_improved_policy_prefers_it() {
-    let g = game(VariantId::Shogi, SHOGI_MATE_IN_ONE);
+    let g = game(VariantId::SHOGI, SHOGI_MATE_IN_ONE);
     let n = g.legal_moves().len() as f32;
     let mut search = Search::new(g, config(RootSelection::Gumbel));
     // Gumbel noise at the root (explore) so that the considered set is a random sample; the
     // mate must still win once it is considered. 16 considered of ~80 moves: use several seeds
     // and require the improved policy to favour the mate whenever it was visited.
-    let mate = mv(VariantId::Shogi, "G*5b");
+    let mate = mv(VariantId::SHOGI, "G*5b");
     let mut found = 0;
     for seed in 0..8 {
         let mut s = search.clone();
@@ -138,7 +138,7 @@ fn gumbel_finds_the_mate_and_its_improved_policy_prefers_it() {
 
 #[test]
 fn search_captures_a_hanging_king_in_chu_shogi() {
-    let id = VariantId::ChuShogi;
+    let id = VariantId::CHU_SHOGI;
     // Black's rook on 6h sees White's king on 6c (empty file between); capturing it wins.
     let text = board(id, &[("6c", "k"), ("6h", "R"), ("1l", "K"), ("12a", "g"), ("3j", "P")], "b", "-");
     let g = game(id, &text);
@@ -169,7 +169,7 @@ fn search_captures_a_hanging_king_in_chu_shogi() {
 /// Black king's eight steps from 6h (5g, 5h, 5i) let it be taken at once, which is legal in chu
 /// shogi. Returns the game and those three moves.
 fn king_beside_an_open_file() -> (Game, Vec<shogi_zero::rules::Move>) {
-    let id = VariantId::ChuShogi;
+    let id = VariantId::CHU_SHOGI;
     let text = board(id, &[("6h", "K"), ("1j", "P"), ("5a", "r"), ("12a", "k")], "b", "-");
     let g = game(id, &text);
     let hanging: Vec<_> = ["6h5g", "6h5h", "6h5i"].iter().map(|m| mv(id, m)).collect();
@@ -179,7 +179,7 @@ fn king_beside_an_open_file() -> (Game, Vec<shogi_zero::rules::Move>) {
 
 #[test]
 fn a_search_for_play_never_hangs_its_only_king() {
-    let id = VariantId::ChuShogi;
+    let id = VariantId::CHU_SHOGI;
     let (g, hanging) = king_beside_an_open_file();
     for root in [RootSelection::Puct, RootSelection::Gumbel] {
         for (simulations, seed) in [(1, 1), (4, 2), (64, 3)] {
@@ -208,7 +208,7 @@ fn a_search_for_play_never_hangs_its_only_king() {
 
 #[test]
 fn search_burns_the_last_king_in_tenjiku_shogi() {
-    let id = VariantId::TenjikuShogi;
+    let id = VariantId::TENJIKU_SHOGI;
     // Black's fire demon on 12h can ride diagonally to 8d, next to White's lone king on 8c, and
     // burn it there without capturing anything: a win the root check must not miss.
     let text = board(id, &[("8c", "k"), ("12h", "(FD)"), ("16a", "g"), ("1p", "K"), ("3j", "P")], "b", "-");
@@ -227,7 +227,7 @@ fn search_burns_the_last_king_in_tenjiku_shogi() {
 
 #[test]
 fn visit_counts_add_up() {
-    let g = Game::new(Position::start(VariantId::Shogi), GameRules::default_for(VariantId::Shogi.variant()));
+    let g = Game::new(Position::start(VariantId::SHOGI), GameRules::default_for(VariantId::SHOGI.variant()));
     let mut search = Search::new(g, config(RootSelection::Puct));
     run(&mut search, 150, true, 7);
     let tree = search.tree();
@@ -256,10 +256,10 @@ fn visit_counts_add_up() {
 
 #[test]
 fn forced_playouts_are_pruned_from_the_policy_target() {
-    let g = game(VariantId::Shogi, SHOGI_MATE_IN_ONE);
+    let g = game(VariantId::SHOGI, SHOGI_MATE_IN_ONE);
     let mut search = Search::new(g, config(RootSelection::Puct));
     run(&mut search, 300, true, 11);
-    let mate = mv(VariantId::Shogi, "G*5b");
+    let mate = mv(VariantId::SHOGI, "G*5b");
     let total: u32 = search.root_moves().iter().map(|&(_, v, _)| v).sum();
     let target = search.policy_target();
     let raw_share = |m| search.root_moves().iter().find(|&&(x, _, _)| x == m).unwrap().1 as f32 / total as f32;
@@ -272,7 +272,7 @@ fn forced_playouts_are_pruned_from_the_policy_target() {
 
 #[test]
 fn tree_reuse_keeps_the_subtree_of_the_move_played() {
-    let g = Game::new(Position::start(VariantId::Shogi), GameRules::default_for(VariantId::Shogi.variant()));
+    let g = Game::new(Position::start(VariantId::SHOGI), GameRules::default_for(VariantId::SHOGI.variant()));
     let mut search = Search::new(g, config(RootSelection::Puct));
     run(&mut search, 300, false, 5);
     // The second most visited move: its statistics become the new root's.
@@ -296,7 +296,7 @@ fn tree_reuse_keeps_the_subtree_of_the_move_played() {
 
 #[test]
 fn the_same_seed_gives_the_same_search() {
-    let g = game(VariantId::Shogi, SHOGI_MATE_IN_ONE);
+    let g = game(VariantId::SHOGI, SHOGI_MATE_IN_ONE);
     for root in [RootSelection::Puct, RootSelection::Gumbel] {
         let runs: Vec<_> = (0..2)
             .map(|_| {
@@ -311,7 +311,7 @@ fn the_same_seed_gives_the_same_search() {
 
 #[test]
 fn engine_reuses_its_tree_and_stops_at_its_limits() {
-    let start = game(VariantId::Shogi, "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
+    let start = game(VariantId::SHOGI, "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
     let mut engine = Engine::new(Box::new(UniformEvaluator), config(RootSelection::Puct), 1);
     let stop = AtomicBool::new(false);
     let first = engine.think(&start, &Limits::simulations(300), &stop, &mut |_| {}).unwrap();
@@ -329,9 +329,9 @@ fn engine_reuses_its_tree_and_stops_at_its_limits() {
     assert_eq!((reused.simulations, fresh.simulations), (50, 50));
     assert!(reused.nodes > fresh.nodes, "reused {} nodes, fresh {}", reused.nodes, fresh.nodes);
     // A different game is searched from scratch.
-    let other = game(VariantId::Shogi, SHOGI_MATE_IN_ONE);
+    let other = game(VariantId::SHOGI, SHOGI_MATE_IN_ONE);
     let mate = engine.think(&other, &Limits::simulations(200), &stop, &mut |_| {}).unwrap();
-    assert_eq!(mate.best, Some(mv(VariantId::Shogi, "G*5b")));
+    assert_eq!(mate.best, Some(mv(VariantId::SHOGI, "G*5b")));
     // A stop flag set beforehand ends the search after its first simulation.
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     let stopped = engine.think(&start, &Limits::simulations(1000), &stop, &mut |_| {}).unwrap();
@@ -344,12 +344,12 @@ fn engine_reuses_its_tree_and_stops_at_its_limits() {
 /// position (dai), and the ply cap (shogi with a cap of 4 plies).
 fn walk_down_games() -> Vec<Game> {
     let mut games: Vec<Game> = VariantId::ALL.into_iter().flat_map(shogi_zero::mcts::bench::bench_games).collect();
-    let shogi = VariantId::Shogi;
+    let shogi = VariantId::SHOGI;
     let mut perpetual = game(shogi, "8k/R8/6S1N/7G1/9/9/9/9/K8 b - 1");
     play_all(&mut perpetual, "9b9a 1a1b 9a9b 1b1a 9b9a 1a1b 9a9b 1b1a 9b9a 1a1b");
     let mut repetition = game(shogi, "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
     play_all(&mut repetition, "2h1h 8b9b 1h2h 9b8b 2h1h 8b9b 1h2h 9b8b 2h1h 8b9b 1h2h");
-    let dai = VariantId::DaiShogi;
+    let dai = VariantId::DAI_SHOGI;
     let mut recreation = game(dai, &board(dai, &[("2o", "K"), ("8h", "(Ln)"), ("14a", "k"), ("8b", "(ln)")], "b", "-"));
     play_all(&mut recreation, "pass");
     let capped = Game::new(Position::start(shogi), GameRules { ply_cap: 4, ..GameRules::default_for(shogi.variant()) });
@@ -441,10 +441,10 @@ impl Evaluator for FavouriteEvaluator {
 /// plays the network's favourite move, not an arbitrary one; with two it visits that move.
 #[test]
 fn a_search_too_short_to_visit_a_child_plays_the_highest_prior() {
-    let start = Game::new(Position::start(VariantId::Shogi), GameRules::default_for(VariantId::Shogi.variant()));
+    let start = Game::new(Position::start(VariantId::SHOGI), GameRules::default_for(VariantId::SHOGI.variant()));
     for root in [RootSelection::Puct, RootSelection::Gumbel] {
         for favourite in ["7g7f", "1g1f", "5i4h"] {
-            let favourite = mv(VariantId::Shogi, favourite);
+            let favourite = mv(VariantId::SHOGI, favourite);
             for simulations in [1, 2] {
                 let mut engine = Engine::new(Box::new(FavouriteEvaluator { favourite }), config(root), 1);
                 let info = engine.think(&start, &Limits::simulations(simulations), &AtomicBool::new(false), &mut |_| {}).unwrap();
@@ -462,9 +462,9 @@ fn a_search_too_short_to_visit_a_child_plays_the_highest_prior() {
 /// without the utility every move is worth the even value.
 #[test]
 fn the_capture_utility_sees_the_pieces_a_move_leaves_to_be_taken() {
-    let rook = VariantId::Shogi.variant().geometry.parse_square("5g").unwrap();
-    let start = game(VariantId::Shogi, "4k4/9/9/9/9/4p4/4R4/9/4K4 b - 1");
-    let unit = Material::of(VariantId::Shogi).mean_start_piece();
+    let rook = VariantId::SHOGI.variant().geometry.parse_square("5g").unwrap();
+    let start = game(VariantId::SHOGI, "4k4/9/9/9/9/4p4/4R4/9/4K4 b - 1");
+    let unit = Material::of(VariantId::SHOGI).mean_start_piece();
     let moves = start.legal_moves();
     for weight in [0.0f32, 1.0] {
         let config = SearchConfig { capture_utility: weight, gumbel_considered: 64, ..config(RootSelection::Gumbel) };
@@ -476,10 +476,10 @@ fn the_capture_utility_sees_the_pieces_a_move_leaves_to_be_taken() {
             assert_eq!(visits, 1, "weight {weight}: {mv:?}");
             let mut after = start.position().clone();
             after.play_unchecked(mv);
-            let material = Material::of(VariantId::Shogi);
+            let material = Material::of(VariantId::SHOGI);
             let since_root = material.evaluate(&after) - material.balance(start.position(), after.side_to_move());
             let stand = material.evaluate(&after);
-            let captures = MaterialSearch::new(VariantId::Shogi).with_quiescence(QUIESCENCE_PLIES).quiescence_score(&mut after) - stand;
+            let captures = MaterialSearch::new(VariantId::SHOGI).with_quiescence(QUIESCENCE_PLIES).quiescence_score(&mut after) - stand;
             let gain = (since_root + captures) as f32 / unit;
             let want = -weight * gain.tanh() / (1.0 + weight);
             assert!((q.unwrap() - want).abs() < 1e-5, "weight {weight}: {mv:?} has q {q:?}, not {want}");
@@ -493,7 +493,7 @@ fn the_capture_utility_sees_the_pieces_a_move_leaves_to_be_taken() {
         let best_leaving = q_of(false).fold(f32::NEG_INFINITY, f32::max);
         assert!(worst_keeping > best_leaving + 0.3, "{values:?}");
         // Taking the pawn wins it for good: the best of the moves that keep the rook.
-        let pawn = VariantId::Shogi.variant().geometry.parse_square("5f").unwrap();
+        let pawn = VariantId::SHOGI.variant().geometry.parse_square("5f").unwrap();
         assert!(matches!(search.best_move().unwrap(), Move::Normal { from, to, .. } if from == rook && to == pawn));
     }
     let error = SearchConfig { capture_utility: -1.0, ..SearchConfig::default() }.validate().unwrap_err();
@@ -517,7 +517,7 @@ impl Evaluator for DrawishEvaluator {
 /// replay files that self-play writes with the option on require.
 #[test]
 fn the_root_value_stays_a_distribution_when_the_capture_utility_moves_it() {
-    let start = game(VariantId::Shogi, "4k4/9/9/9/9/4r4/4R4/9/4K4 b - 1");
+    let start = game(VariantId::SHOGI, "4k4/9/9/9/9/4r4/4R4/9/4K4 b - 1");
     let mut search = Search::new(start, SearchConfig { capture_utility: 1.0, ..config(RootSelection::Puct) });
     run_with(&mut DrawishEvaluator, &mut search, 200, false, 1);
     let moves = search.root_moves();
@@ -538,8 +538,8 @@ fn the_root_value_stays_a_distribution_when_the_capture_utility_moves_it() {
 /// sums backed up, as the simulations would have left them.
 #[test]
 fn the_capture_utility_measures_from_the_root_a_search_moved_on_to() {
-    let start = game(VariantId::Shogi, "4k4/9/9/9/9/4p4/4R4/9/4K4 b - 1");
-    let take = mv(VariantId::Shogi, "5g5f");
+    let start = game(VariantId::SHOGI, "4k4/9/9/9/9/4p4/4R4/9/4K4 b - 1");
+    let take = mv(VariantId::SHOGI, "5g5f");
     let mut after = start.clone();
     after.play(take).unwrap();
     let visit_all = |root| SearchConfig { capture_utility: 1.0, gumbel_considered: 64, ..config(root) };
@@ -580,7 +580,7 @@ fn the_capture_utility_measures_from_the_root_a_search_moved_on_to() {
     let config = SearchConfig { capture_utility: 1.0, ..config(RootSelection::Puct) };
     let mut moved = Search::new(start.clone(), config);
     run(&mut moved, 200, false, 3);
-    let quiet = mv(VariantId::Shogi, "5g4g");
+    let quiet = mv(VariantId::SHOGI, "5g4g");
     let child = moved.tree().child(ROOT, quiet).unwrap();
     let (visits, sum) = (moved.tree().node(child).visits, moved.tree().node(child).value_sum);
     assert!(moved.tree().node(child).state == NodeState::Expanded, "{visits} visits");
@@ -591,7 +591,7 @@ fn the_capture_utility_measures_from_the_root_a_search_moved_on_to() {
 /// A chu position where Black, with two rooks, two bishops and a gold against a gold, is far
 /// ahead; White's king on 6a, his gold on 1a, out of reach. `rook` is where Black's first rook stands.
 fn chu_far_ahead(rook: &str, side: &str) -> Game {
-    let id = VariantId::ChuShogi;
+    let id = VariantId::CHU_SHOGI;
     let pieces = [("6a", "k"), ("1a", "g"), ("1l", "K"), (rook, "R"), ("11l", "R"), ("10l", "B"), ("9l", "B"), ("8l", "G")];
     game(id, &board(id, &pieces, side, "-"))
 }
@@ -599,8 +599,8 @@ fn chu_far_ahead(rook: &str, side: &str) -> Game {
 #[test]
 fn the_pursuit_score_counts_a_decisive_lead_and_grows_as_the_side_ahead_closes_in() {
     // No lead, or a lead of one piece: no score.
-    assert_eq!(pursuit(&Position::start(VariantId::ChuShogi)), 0.0);
-    let id = VariantId::ChuShogi;
+    assert_eq!(pursuit(&Position::start(VariantId::CHU_SHOGI)), 0.0);
+    let id = VariantId::CHU_SHOGI;
     let one_up = board(id, &[("6a", "k"), ("12a", "g"), ("1l", "K"), ("8l", "G"), ("7l", "G")], "b", "-");
     assert_eq!(pursuit(game(id, &one_up).position()), 0.0);
     // Far ahead: positive for the side ahead to move, the same negated for the side behind.
@@ -651,7 +651,7 @@ fn a_search_with_the_pursuit_utility_closes_in_where_its_values_are_even() {
 
 #[test]
 fn the_material_guard_rules_out_the_moves_that_lose_the_rook() {
-    let id = VariantId::Shogi;
+    let id = VariantId::SHOGI;
     let g = game(id, SHOGI_ROOK_ATTACKED);
     let rook_square = mv(id, "2e2b+").origin();
     for root in [RootSelection::Puct, RootSelection::Gumbel] {

@@ -15,7 +15,7 @@ use shogi_zero::nn::{CheckpointError, DeviceChoice, InferenceConfig, IoLayout, N
 use shogi_zero::rules::VariantId;
 use tch::{Device, Tensor};
 
-const SHOGI: VariantId = VariantId::Shogi;
+const SHOGI: VariantId = VariantId::SHOGI;
 
 /// Outputs of `net` on a few real shogi positions: every policy logit, WDL logits, moves left.
 fn outputs(net: &Network) -> Vec<f32> {
@@ -103,7 +103,7 @@ fn edit_metadata(path: &Path, from: &str, to: &str) {
 fn a_checkpoint_of_another_variant_is_refused() {
     let ckpt = saved("wrong-variant");
     let dir = &ckpt.dir;
-    let error = checkpoint::load(dir, VariantId::HeianDaiShogi, None, Device::Cpu).map(|_| ()).unwrap_err();
+    let error = checkpoint::load(dir, VariantId::HEIAN_DAI_SHOGI, None, Device::Cpu).map(|_| ()).unwrap_err();
     assert!(matches!(error, CheckpointError::WrongVariant { .. }), "{error}");
     assert!(error.to_string().contains("is for shogi, not heian-dai-shogi"), "{error}");
 }
@@ -132,7 +132,7 @@ fn a_changed_encoding_is_refused() {
 
 #[test]
 fn a_checkpoint_of_an_earlier_encoding_version_is_read_with_that_version() {
-    let chu = VariantId::ChuShogi;
+    let chu = VariantId::CHU_SHOGI;
     let old_layout = IoLayout::with_version(chu, 1).unwrap();
     assert_ne!(old_layout.input_planes, IoLayout::of(chu).input_planes, "version 2 adds a chu plane");
     let net = Network::with_layout(chu, old_layout.clone(), &tiny_config(), Device::Cpu).unwrap();
@@ -157,8 +157,8 @@ fn a_checkpoint_of_an_earlier_encoding_version_is_read_with_that_version() {
     assert!(evaluation.priors.iter().chain(&evaluation.wdl).all(|p| p.is_finite()));
     // A default model saved before version 2 still loads.
     let dai = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/old-checkpoints/dai-shogi-v1");
-    let (_, metadata) = checkpoint::load(&dai, VariantId::DaiShogi, None, Device::Cpu).unwrap();
-    assert_eq!(metadata.layout, IoLayout::with_version(VariantId::DaiShogi, metadata.layout.encoding_version).unwrap());
+    let (_, metadata) = checkpoint::load(&dai, VariantId::DAI_SHOGI, None, Device::Cpu).unwrap();
+    assert_eq!(metadata.layout, IoLayout::with_version(VariantId::DAI_SHOGI, metadata.layout.encoding_version).unwrap());
 }
 
 /// A network showing fewer recent moves records that in its metadata and is fed those planes
@@ -316,7 +316,7 @@ fn corrupted_weights_are_refused() {
     let text = fs::read_to_string(metadata).unwrap();
     let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
     json["weights_bytes"] = 1000.into();
-    json["weights_fnv1a64"] = format!("{:016x}", shogi_zero::nn::fnv::hash(&garbage)).into();
+    json["weights_fnv1a64"] = format!("{:016x}", shogi_zero::fnv::hash(&garbage)).into();
     fs::write(metadata, json.to_string()).unwrap();
     let error = load(metadata);
     assert!(matches!(error, CheckpointError::CorruptWeights { .. }), "{error}");

@@ -81,9 +81,9 @@ fn contents(pos: &Position) -> Contents {
 
 #[test]
 fn the_plane_list_follows_the_variant_data() {
-    let shogi = Encoder::new(VariantId::Shogi.variant());
+    let shogi = Encoder::new(VariantId::SHOGI.variant());
     assert_eq!(shogi.plane_count(), 67);
-    assert_eq!(Encoder::new(VariantId::HeianDaiShogi.variant()).plane_count(), 73);
+    assert_eq!(Encoder::new(VariantId::HEIAN_DAI_SHOGI.variant()).plane_count(), 73);
     let mut hashes = BTreeSet::new();
     for id in VariantId::ALL {
         let v = id.variant();
@@ -119,7 +119,7 @@ fn earlier_encoding_versions_keep_their_layout() {
         assert_eq!(old.hash(), Encoder::with_version(v, 1).unwrap().hash(), "{id}: the hash is stable");
         assert!(Encoder::with_version(v, 0).is_none() && Encoder::with_version(v, ENCODING_VERSION + 1).is_none());
     }
-    assert_eq!(Encoder::with_version(VariantId::HeianDaiShogi.variant(), 1).unwrap().plane_count(), 61);
+    assert_eq!(Encoder::with_version(VariantId::HEIAN_DAI_SHOGI.variant(), 1).unwrap().plane_count(), 61);
 }
 
 /// A shorter move history drops the planes of the older moves and writes every other plane as
@@ -156,7 +156,7 @@ fn a_shorter_move_history_drops_the_older_moves_planes() {
 
 #[test]
 fn the_royal_capture_plane_shows_a_win_by_capture_at_once() {
-    let id = VariantId::ChuShogi;
+    let id = VariantId::CHU_SHOGI;
     let encoder = Encoder::new(id.variant());
     let royal_capture = |sfen: &str| constant(plane(&encoder, &encode(&encoder, &game_from(id, sfen)), InputPlane::RoyalCapture));
     // Black's rook on file 6 attacks White's king.
@@ -208,8 +208,8 @@ fn a_position_and_its_flip_encode_alike_but_for_the_colour_plane() {
 
 #[test]
 fn white_sees_the_board_turned_round_with_the_last_move() {
-    let encoder = Encoder::new(VariantId::Shogi.variant());
-    let mut game = game_from(VariantId::Shogi, START);
+    let encoder = Encoder::new(VariantId::SHOGI.variant());
+    let mut game = game_from(VariantId::SHOGI, START);
     game.play_text("7g7f").unwrap();
     let planes = encode(&encoder, &game);
     let pawn = PieceType::new(7);
@@ -237,14 +237,14 @@ fn white_sees_the_board_turned_round_with_the_last_move() {
 
 #[test]
 fn hands_are_counts_over_the_most_a_hand_can_hold() {
-    let encoder = Encoder::new(VariantId::Shogi.variant());
-    let game = game_from(VariantId::Shogi, "lnsgkgsnl/1r5b1/pppp3pp/9/9/9/PPPPPP3/1B5R1/LNSGKGSNL w 3P3p 1");
+    let encoder = Encoder::new(VariantId::SHOGI.variant());
+    let game = game_from(VariantId::SHOGI, "lnsgkgsnl/1r5b1/pppp3pp/9/9/9/PPPPPP3/1B5R1/LNSGKGSNL w 3P3p 1");
     let planes = encode(&encoder, &game);
     let hand = |side, piece| constant(plane(&encoder, &planes, InputPlane::Hand { side, piece: PieceType::new(piece) }));
     assert_eq!(hand(Side::Mover, 7), Some(3.0 / 18.0));
     assert_eq!(hand(Side::Opponent, 7), Some(3.0 / 18.0));
     assert_eq!(hand(Side::Mover, 1), Some(0.0), "no rook in hand");
-    let game = game_from(VariantId::Shogi, "4k4/9/9/9/9/9/9/9/4K4 b 2R2B4G4S4N4L18P 1");
+    let game = game_from(VariantId::SHOGI, "4k4/9/9/9/9/9/9/9/4K4 b 2R2B4G4S4N4L18P 1");
     let planes = encode(&encoder, &game);
     let hand = |side, piece| constant(plane(&encoder, &planes, InputPlane::Hand { side, piece: PieceType::new(piece) }));
     for piece in 1..8 {
@@ -255,8 +255,8 @@ fn hands_are_counts_over_the_most_a_hand_can_hold() {
 
 #[test]
 fn repetitions_and_check_have_their_planes() {
-    let encoder = Encoder::new(VariantId::Shogi.variant());
-    let mut game = new_game(VariantId::Shogi);
+    let encoder = Encoder::new(VariantId::SHOGI.variant());
+    let mut game = new_game(VariantId::SHOGI);
     let repetition = |game: &Game| -> Vec<f32> {
         let planes = encode(&encoder, game);
         (1..=REPETITION_PLANES).map(|times| constant(plane(&encoder, &planes, InputPlane::Repetition { times })).unwrap()).collect()
@@ -269,15 +269,15 @@ fn repetitions_and_check_have_their_planes() {
         let expected: Vec<f32> = (1..=3).map(|t| if t <= round { 1.0 } else { 0.0 }).collect();
         assert_eq!(repetition(&game), expected, "after {round} cycles");
     }
-    let checked = game_from(VariantId::Shogi, "4k4/9/9/9/9/9/9/4r4/4K4 b - 1");
+    let checked = game_from(VariantId::SHOGI, "4k4/9/9/9/9/9/9/4r4/4K4 b - 1");
     assert_eq!(constant(plane(&encoder, &encode(&encoder, &checked), InputPlane::InCheck)), Some(1.0));
     assert_eq!(constant(plane(&encoder, &encode(&encoder, &game), InputPlane::InCheck)), Some(0.0));
 }
 
 #[test]
 fn every_value_is_overwritten() {
-    let encoder = Encoder::new(VariantId::HeianDaiShogi.variant());
-    let game = new_game(VariantId::HeianDaiShogi);
+    let encoder = Encoder::new(VariantId::HEIAN_DAI_SHOGI.variant());
+    let game = new_game(VariantId::HEIAN_DAI_SHOGI);
     let (mut a, mut b) = (vec![f32::NAN; encoder.len()], vec![7.0; encoder.len()]);
     encoder.encode_game(&game, &mut a);
     encoder.encode_game(&game, &mut b);
@@ -302,7 +302,7 @@ const THREATS: &str = "8k/9/9/4p4/4S4/4G4/9/9/4K4";
 
 #[test]
 fn attack_maps_count_the_attackers_and_the_cheapest() {
-    let id = VariantId::Shogi;
+    let id = VariantId::SHOGI;
     let pos = game_from(id, &format!("{THREATS} b - 1")).position().clone();
     let g = &id.variant().geometry;
     let sq = |name: &str| g.parse_square(name).unwrap();
@@ -325,7 +325,7 @@ fn attack_maps_count_the_attackers_and_the_cheapest() {
 
 #[test]
 fn threat_planes_show_hanging_and_outgunned_pieces_from_the_movers_side() {
-    let id = VariantId::Shogi;
+    let id = VariantId::SHOGI;
     let encoder = Encoder::new(id.variant());
     for (mover, text) in [(Color::Black, "b"), (Color::White, "w")] {
         let game = game_from(id, &format!("{THREATS} {text} - 1"));
@@ -347,7 +347,7 @@ fn threat_planes_show_hanging_and_outgunned_pieces_from_the_movers_side() {
 
 #[test]
 fn material_planes_hold_the_balance_on_the_board_and_in_hand() {
-    let id = VariantId::Shogi;
+    let id = VariantId::SHOGI;
     let encoder = Encoder::new(id.variant());
     let material = Material::of(id);
     let unit = MATERIAL_UNIT * material.strongest() as f32;
@@ -371,7 +371,7 @@ fn material_planes_hold_the_balance_on_the_board_and_in_hand() {
 
 #[test]
 fn a_lion_attacks_two_squares_away_in_chu_shogi() {
-    let id = VariantId::ChuShogi;
+    let id = VariantId::CHU_SHOGI;
     let encoder = Encoder::new(id.variant());
     let g = &id.variant().geometry;
     let sq = |name: &str| g.parse_square(name).unwrap();

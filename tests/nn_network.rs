@@ -90,9 +90,9 @@ fn inference_logits_are_the_forward_pass_logits_at_the_moves_asked_for() {
 #[test]
 fn the_material_head_of_a_network_with_auxiliary_heads_runs_in_every_pass() {
     tch::manual_seed(3);
-    let games = sample_games(VariantId::ChuShogi, 4, 2);
+    let games = sample_games(VariantId::CHU_SHOGI, 4, 2);
     let batch = encode_batch(&games);
-    let net = Network::new(VariantId::ChuShogi, &NetworkConfig { auxiliary_heads: true, ..tiny_config() }, Device::Cpu).unwrap();
+    let net = Network::new(VariantId::CHU_SHOGI, &NetworkConfig { auxiliary_heads: true, ..tiny_config() }, Device::Cpu).unwrap();
     let n = net.layout().board_size as i64;
     let input = Tensor::from_slice(&batch.planes).view([4, net.layout().input_planes as i64, n, n]);
     let material = tch::no_grad(|| net.forward(&input, false)).material.expect("the material head runs in every pass");
@@ -103,9 +103,9 @@ fn the_material_head_of_a_network_with_auxiliary_heads_runs_in_every_pass() {
 #[test]
 fn training_mode_backpropagates_into_every_weight() {
     tch::manual_seed(2);
-    let games = sample_games(VariantId::Shogi, 4, 1);
+    let games = sample_games(VariantId::SHOGI, 4, 1);
     let batch = encode_batch(&games);
-    let net = Network::new(VariantId::Shogi, &tiny_config(), Device::Cpu).unwrap();
+    let net = Network::new(VariantId::SHOGI, &tiny_config(), Device::Cpu).unwrap();
     let input = Tensor::from_slice(&batch.planes).view([4, net.layout().input_planes as i64, 9, 9]);
     let out = net.forward(&input, true);
     let loss = out.policy.square().mean(Kind::Float) + out.wdl.square().mean(Kind::Float) + out.moves_left.mean(Kind::Float);
@@ -118,9 +118,9 @@ fn training_mode_backpropagates_into_every_weight() {
 #[test]
 fn bfloat16_inference_stays_close_to_float32() {
     tch::manual_seed(3);
-    let games = sample_games(VariantId::Shogi, 4, 2);
+    let games = sample_games(VariantId::SHOGI, 4, 2);
     let batch = encode_batch(&games);
-    let mut net = Network::new(VariantId::Shogi, &tiny_config(), Device::Cpu).unwrap();
+    let mut net = Network::new(VariantId::SHOGI, &tiny_config(), Device::Cpu).unwrap();
     let (mut full, mut half) = (Inference::default(), Inference::default());
     net.infer_into(&batch.planes, &batch.legal, &mut full);
     net.set_precision(Precision::Bf16).unwrap();
@@ -141,26 +141,26 @@ fn bfloat16_inference_stays_close_to_float32() {
 #[test]
 fn a_shape_can_ask_for_an_earlier_encoding() {
     let config = NetworkConfig { encoding_version: Some(2), ..tiny_config() };
-    let net = Network::new(VariantId::Shogi, &config, Device::Cpu).unwrap();
+    let net = Network::new(VariantId::SHOGI, &config, Device::Cpu).unwrap();
     assert_eq!(net.layout().encoding_version, 2);
     assert_eq!(net.encoder().plane_count(), 55);
-    assert_eq!(Network::new(VariantId::Shogi, &tiny_config(), Device::Cpu).unwrap().encoder().plane_count(), 67);
-    let error = Network::new(VariantId::Shogi, &NetworkConfig { encoding_version: Some(0), ..tiny_config() }, Device::Cpu).unwrap_err();
+    assert_eq!(Network::new(VariantId::SHOGI, &tiny_config(), Device::Cpu).unwrap().encoder().plane_count(), 67);
+    let error = Network::new(VariantId::SHOGI, &NetworkConfig { encoding_version: Some(0), ..tiny_config() }, Device::Cpu).unwrap_err();
     assert!(error.to_string().contains("network.encoding_version"), "{error}");
 }
 
 #[test]
 fn a_shape_can_show_fewer_recent_moves() {
     let config = NetworkConfig { recent_moves: Some(1), ..tiny_config() };
-    let net = Network::new(VariantId::Shogi, &config, Device::Cpu).unwrap();
+    let net = Network::new(VariantId::SHOGI, &config, Device::Cpu).unwrap();
     assert_eq!(net.layout().recent_moves, 1);
     assert_eq!((net.encoder().recent_moves(), net.encoder().plane_count()), (1, 65), "the two planes of the mover's own move go");
     assert_eq!(net.layout().input_planes, 65);
     assert!(net.layout().to_string().ends_with("last 1 moves shown"), "{}", net.layout());
-    let default = Network::new(VariantId::Shogi, &tiny_config(), Device::Cpu).unwrap();
+    let default = Network::new(VariantId::SHOGI, &tiny_config(), Device::Cpu).unwrap();
     assert_eq!(default.layout().recent_moves, 2);
     assert_ne!(default.layout().encoding_hash, net.layout().encoding_hash);
-    let error = Network::new(VariantId::Shogi, &NetworkConfig { recent_moves: Some(3), ..tiny_config() }, Device::Cpu).unwrap_err();
+    let error = Network::new(VariantId::SHOGI, &NetworkConfig { recent_moves: Some(3), ..tiny_config() }, Device::Cpu).unwrap_err();
     assert!(error.to_string().contains("network.recent_moves"), "{error}");
 }
 

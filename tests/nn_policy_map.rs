@@ -61,16 +61,16 @@ fn legal_moves_map_to_distinct_indices_and_back_in_every_variant() {
 
 #[test]
 fn the_declaration_has_its_own_index() {
-    let game = game_from(VariantId::Shogi, "9/+R3K3B/LNSG1GSNL/9/9/9/9/4k4/9 b 10Prb2g2s2n2l8p 1");
+    let game = game_from(VariantId::SHOGI, "9/+R3K3B/LNSG1GSNL/9/9/9/9/4k4/9 b 10Prb2g2s2n2l8p 1");
     let moves = game.legal_moves();
     assert!(moves.contains(&Move::Declare), "the test position allows the declaration");
-    let map = PolicyMap::new(VariantId::Shogi.variant());
+    let map = PolicyMap::new(VariantId::SHOGI.variant());
     let mut counts = Counts::default();
     check_game(&map, &game, &mut vec![0; map.len()], 1, &mut counts);
     assert_eq!(counts[4], 1);
     assert_eq!(map.index(Move::Declare, Color::Black), Some(map.len() - 1));
     assert_eq!(map.index(Move::Pass, Color::Black), None, "shogi has no pass");
-    assert_eq!(PolicyMap::new(VariantId::HeianDaiShogi.variant()).index(Move::Declare, Color::White), None);
+    assert_eq!(PolicyMap::new(VariantId::HEIAN_DAI_SHOGI.variant()).index(Move::Declare, Color::White), None);
 }
 
 #[test]
@@ -92,7 +92,7 @@ fn every_index_decodes_to_at_most_one_move_and_back() {
 
 #[test]
 fn indices_are_in_the_movers_frame() {
-    let shogi = VariantId::Shogi;
+    let shogi = VariantId::SHOGI;
     let map = PolicyMap::new(shogi.variant());
     let black = game_from(shogi, "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
     let white = game_from(shogi, "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1");

@@ -40,7 +40,7 @@ fn same(a: &Evaluation, b: &Evaluation) -> bool {
 
 #[test]
 fn concurrent_clients_get_what_a_direct_forward_pass_gives() {
-    for id in [VariantId::Shogi, VariantId::HeianDaiShogi] {
+    for id in [VariantId::SHOGI, VariantId::HEIAN_DAI_SHOGI] {
         let batch = Arc::new(encode_batch(&sample_games(id, 24, 7)));
         let net = network(id, 11);
         let expected = Arc::new(direct(&net, &batch));
@@ -80,7 +80,7 @@ fn concurrent_clients_get_what_a_direct_forward_pass_gives() {
 
 #[test]
 fn a_swapped_network_answers_every_later_request() {
-    let id = VariantId::Shogi;
+    let id = VariantId::SHOGI;
     let batch = Arc::new(encode_batch(&sample_games(id, 8, 2)));
     let (old, new) = (network(id, 1), network(id, 2));
     let (old_answers, new_answers) = (Arc::new(direct(&old, &batch)), Arc::new(direct(&new, &batch)));
@@ -119,7 +119,7 @@ fn a_swapped_network_answers_every_later_request() {
 
 #[test]
 fn receive_any_answers_each_client_from_its_own_server() {
-    let id = VariantId::Shogi;
+    let id = VariantId::SHOGI;
     let batch = encode_batch(&sample_games(id, 6, 4));
     let (first, second) = (network(id, 5), network(id, 6));
     let answers = [direct(&first, &batch), direct(&second, &batch)];
@@ -155,7 +155,7 @@ fn receive_any_answers_each_client_from_its_own_server() {
 
 #[test]
 fn bad_requests_and_a_stopped_server_give_errors() {
-    let id = VariantId::Shogi;
+    let id = VariantId::SHOGI;
     let batch = encode_batch(&sample_games(id, 1, 3));
     let net = network(id, 3);
     let (len, size) = (net.input_len(), net.layout().policy_size);
@@ -165,7 +165,7 @@ fn bad_requests_and_a_stopped_server_give_errors() {
     assert_eq!(client.submit(0, &batch.planes, &[size as u32]), Err(ServerError::PolicyIndex { index: size as u32, size }));
     assert_eq!(client.submit(0, &batch.planes, &[]), Err(ServerError::NoLegalMoves));
     assert_eq!(client.receive(), Err(ServerError::NothingOutstanding));
-    assert!(matches!(server.swap(network(VariantId::HeianDaiShogi, 4)), Err(ServerError::Incompatible { .. })));
+    assert!(matches!(server.swap(network(VariantId::HEIAN_DAI_SHOGI, 4)), Err(ServerError::Incompatible { .. })));
     assert!(client.evaluate(&batch.planes, &batch.legal[0]).is_ok());
     client.submit(5, &batch.planes, &batch.legal[0]).unwrap();
     server.stop();

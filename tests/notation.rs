@@ -421,12 +421,12 @@ fn hodges_heian() {
 
 /// Valid positions to mutate.
 const SEEDS: &[(VariantId, &str)] = &[
-    (VariantId::Shogi, SHOGI_START),
-    (VariantId::Shogi, "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1"),
-    (VariantId::Shogi, "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1"),
-    (VariantId::Shogi, "6n1l/2+S1k4/2lp4p/1np1B2b1/3PP4/1N1S3rP/1P2+pPP+p1/1p1G5/3KG2r1 b GSN2L4Pgs2p 1"),
-    (VariantId::HeianDaiShogi, "lnicsgkgscinl/(fc)(fd)2(ft)1(sm)1(ft)2(fd)(fc)/ppppppppppppp/6(gb)6/13/13/13/13/13/6(GB)6/PPPPPPPPPPPPP/(FC)(FD)2(FT)1(SM)1(FT)2(FD)(FC)/LNICSGKGSCINL b - 1"),
-    (VariantId::HeianDaiShogi, "+(FD)12/13/13/6k6/13/13/13/13/13/13/13/13/(sm)+(fc)4K+P5 w - 77"),
+    (VariantId::SHOGI, SHOGI_START),
+    (VariantId::SHOGI, "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1"),
+    (VariantId::SHOGI, "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1"),
+    (VariantId::SHOGI, "6n1l/2+S1k4/2lp4p/1np1B2b1/3PP4/1N1S3rP/1P2+pPP+p1/1p1G5/3KG2r1 b GSN2L4Pgs2p 1"),
+    (VariantId::HEIAN_DAI_SHOGI, "lnicsgkgscinl/(fc)(fd)2(ft)1(sm)1(ft)2(fd)(fc)/ppppppppppppp/6(gb)6/13/13/13/13/13/6(GB)6/PPPPPPPPPPPPP/(FC)(FD)2(FT)1(SM)1(FT)2(FD)(FC)/LNICSGKGSCINL b - 1"),
+    (VariantId::HEIAN_DAI_SHOGI, "+(FD)12/13/13/6k6/13/13/13/13/13/13/13/13/(sm)+(fc)4K+P5 w - 77"),
 ];
 
 const SFEN_ALPHABET: &str = "lnsgkrbpcifdtmLNSGKRBPCIFDTM+()0123456789/ bw-";

@@ -94,7 +94,7 @@ fn shogi_rows() -> Vec<Row> {
             assert_eq!(f.len(), 4, "{origin}: expected 4 fields (sfen, depth, nodes, name), found {f:?}");
             Row {
                 name: f[3].clone(),
-                variant: VariantId::Shogi,
+                variant: VariantId::SHOGI,
                 sfen: Some(f[0].clone()),
                 depth: number(&origin, &f[1], "depth"),
                 nodes: number(&origin, &f[2], "nodes"),
@@ -160,7 +160,7 @@ fn tables_are_well_formed_and_cover_the_implemented_variants() {
         }
     }
     // Well-known check values from the rules files.
-    assert_eq!(perft(&Position::start(VariantId::Shogi), 1), 30, "shogi.md section 9: 30 legal moves at the start");
+    assert_eq!(perft(&Position::start(VariantId::SHOGI), 1), 30, "shogi.md section 9: 30 legal moves at the start");
 }
 
 /// The default rows of startpos.tsv for the variant named `name`.
@@ -285,9 +285,9 @@ fn tables_are_identical_to_the_shared_copies() {
 fn sample_positions() -> Vec<(String, Position)> {
     let matsuri = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1";
     vec![
-        ("shogi start".to_string(), Position::start(VariantId::Shogi)),
-        ("heian-dai-shogi start".to_string(), Position::start(VariantId::HeianDaiShogi)),
-        ("matsuri".to_string(), sfen::parse(VariantId::Shogi.variant(), matsuri).unwrap()),
+        ("shogi start".to_string(), Position::start(VariantId::SHOGI)),
+        ("heian-dai-shogi start".to_string(), Position::start(VariantId::HEIAN_DAI_SHOGI)),
+        ("matsuri".to_string(), sfen::parse(VariantId::SHOGI.variant(), matsuri).unwrap()),
     ]
 }
 

@@ -70,7 +70,7 @@ fn play_refuses_illegal_moves_and_plays_legal_ones() {
 #[test]
 fn from_parts_refuses_squares_off_the_board() {
     // Chu's 1a lies three files right of the 9x9 board, on a wall of its mailbox.
-    let off = VariantId::ChuShogi.variant().geometry.parse_square("1a").unwrap();
+    let off = VariantId::CHU_SHOGI.variant().geometry.parse_square("1a").unwrap();
     assert!(!SHOGI.variant().geometry.contains(off));
     let gold = piece(Color::Black, ptype(SHOGI, "G"), false);
     let expected = InvalidPosition::OffBoard { variant: "shogi", index: off.index() };
@@ -94,10 +94,10 @@ fn from_parts_refuses_what_the_variant_lacks() {
 
 #[test]
 fn from_parts_refuses_a_counter_strike_square_off_the_board() {
-    let chu = VariantId::ChuShogi.variant();
-    let start = Position::start(VariantId::ChuShogi);
+    let chu = VariantId::CHU_SHOGI.variant();
+    let start = Position::start(VariantId::CHU_SHOGI);
     let pieces: Vec<(Square, Piece)> = start.pieces().collect();
-    let off = VariantId::TenjikuShogi.variant().geometry.parse_square("16p").unwrap();
+    let off = VariantId::TENJIKU_SHOGI.variant().geometry.parse_square("16p").unwrap();
     let result = Position::from_parts(chu, &pieces, Color::Black, NO_HANDS, Some(off), 1);
     assert_eq!(result.unwrap_err(), InvalidPosition::OffBoard { variant: "chu-shogi", index: off.index() });
     assert_eq!(Position::from_parts(chu, &pieces, Color::Black, NO_HANDS, None, 1).unwrap(), start);

@@ -48,8 +48,8 @@ fn the_probe_scores_every_pair_once() {
         recent_moves: None,
         auxiliary_heads: false,
     };
-    let network = Network::new(VariantId::Shogi, &config, tch::Device::Cpu).unwrap();
-    let pairs = probe_pairs(VariantId::Shogi, 16, 3);
+    let network = Network::new(VariantId::SHOGI, &config, tch::Device::Cpu).unwrap();
+    let pairs = probe_pairs(VariantId::SHOGI, 16, 3);
     let result = run_probe(&network, &pairs).unwrap();
     assert_eq!(result.pairs, 16);
     assert!(result.passed <= 16);

@@ -16,7 +16,7 @@ use shogi_zero::rules::VariantId;
 const MATE_IN_ONE: &str = "4k4/9/4P4/9/9/9/9/9/4K4 b G 1";
 
 fn model() -> String {
-    tiny_checkpoint(VariantId::Shogi).display().to_string()
+    tiny_checkpoint(VariantId::SHOGI).display().to_string()
 }
 
 /// Runs `shogi-zero args...` with `input` on standard input.
@@ -126,7 +126,7 @@ fn white_with_kanji_and_the_end_of_input() {
     assert!(text.contains(" i   香   桂   銀   金   玉   金   銀   桂   香 \n"), "{text}");
     assert!(text.trim_end().ends_with("White>"), "{text}");
     // Kanji are for standard shogi; other variants are drawn in letters, with a note.
-    let chu = tiny_checkpoint(VariantId::ChuShogi).display().to_string();
+    let chu = tiny_checkpoint(VariantId::CHU_SHOGI).display().to_string();
     let out = run(&["play", "--variant", "chu-shogi", "--model", &chu, "--kanji", "--sims", "5"], "quit\n");
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("kanji are drawn for standard shogi only"));

@@ -15,7 +15,7 @@ use shogi_zero::rules::{Game, GameRules, Position, VariantId};
 const LONG: Duration = Duration::from_secs(60);
 
 fn model() -> String {
-    tiny_checkpoint(VariantId::Shogi).display().to_string()
+    tiny_checkpoint(VariantId::SHOGI).display().to_string()
 }
 
 /// An engine after `usi` and `isready`.
@@ -30,8 +30,8 @@ fn ready_engine() -> Process {
 }
 
 fn game(sfen_text: Option<&str>, moves: &str) -> Game {
-    let v = VariantId::Shogi.variant();
-    let start = sfen_text.map_or_else(|| Position::start(VariantId::Shogi), |t| sfen::parse(v, t).unwrap());
+    let v = VariantId::SHOGI.variant();
+    let start = sfen_text.map_or_else(|| Position::start(VariantId::SHOGI), |t| sfen::parse(v, t).unwrap());
     let mut game = Game::new(start, GameRules::default_for(v));
     for m in moves.split_whitespace() {
         game.play_text(m).unwrap();

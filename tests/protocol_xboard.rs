@@ -11,7 +11,7 @@ use shogi_zero::rules::notation::{sfen, xboard};
 use shogi_zero::rules::{Game, GameRules, Position, VariantId};
 
 const LONG: Duration = Duration::from_secs(60);
-const CHU: VariantId = VariantId::ChuShogi;
+const CHU: VariantId = VariantId::CHU_SHOGI;
 
 fn start(extra: &[&str]) -> Process {
     let model = tiny_checkpoint(CHU).display().to_string();

@@ -20,8 +20,8 @@ use shogi_zero::rules::notation::sfen;
 use shogi_zero::rules::GameContext;
 use shogi_zero::rules::{Color, EndReason, Game, GameRules, Move, Position, VariantId};
 
-const SHOGI: VariantId = VariantId::Shogi;
-const CHU: VariantId = VariantId::ChuShogi;
+const SHOGI: VariantId = VariantId::SHOGI;
+const CHU: VariantId = VariantId::CHU_SHOGI;
 
 /// Shogi under a short ply cap, so that random games end by rule quickly.
 fn shogi_rules() -> GameRules {

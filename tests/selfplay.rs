@@ -21,7 +21,7 @@ use tch::Device;
 
 use common::Scratch;
 
-const SHOGI: VariantId = VariantId::Shogi;
+const SHOGI: VariantId = VariantId::SHOGI;
 
 fn tiny_network(variant: VariantId) -> Network {
     tch::manual_seed(7);
@@ -64,7 +64,7 @@ fn replay_files(dir: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn selfplay_writes_replay_files_that_validate() {
-    for (variant, root, ply_cap) in [(SHOGI, RootSelection::Puct, 80), (VariantId::ChuShogi, RootSelection::Gumbel, 30)] {
+    for (variant, root, ply_cap) in [(SHOGI, RootSelection::Puct, 80), (VariantId::CHU_SHOGI, RootSelection::Gumbel, 30)] {
         let scratch = Scratch::new(&format!("selfplay-{}", variant.name()));
         let model = Model::serve(tiny_network(variant), &inference(), "tiny@0".to_string());
         let run = selfplay_run(variant, &scratch.0, 7, root, ply_cap);

@@ -28,7 +28,7 @@ use tch::Device;
 
 use common::{Scratch, SplitMix64};
 
-const SHOGI: VariantId = VariantId::Shogi;
+const SHOGI: VariantId = VariantId::SHOGI;
 
 /// Samples from seeded random games: each position's target is its first legal move, and the
 /// result alternates, so a network can fit them. The auxiliary targets follow the result: every
@@ -643,12 +643,12 @@ fn with_eval_on_checkpoints_play_the_anchors_and_the_value_probe_is_logged() {
     assert_eq!(metrics.iter().map(|l| l.step).collect::<Vec<_>>(), [5, 10]);
     // Every checkpoint runs the probe, and the line holds what the probe finds on that
     // checkpoint; the second (every = 2) plays each anchor.
-    let pairs = probe_pairs(VariantId::Shogi, 8, PROBE_SEED);
+    let pairs = probe_pairs(VariantId::SHOGI, 8, PROBE_SEED);
     for line in &metrics {
         let share = line.value_probe.unwrap_or_else(|| panic!("step {}: no probe", line.step));
         let drop = line.value_probe_drop.unwrap_or_else(|| panic!("step {}: no probe drop", line.step));
         let checkpoint = checkpoint::metadata_file(&run_dir, line.step);
-        let (network, _) = checkpoint::load(&checkpoint, VariantId::Shogi, None, Device::Cpu).unwrap();
+        let (network, _) = checkpoint::load(&checkpoint, VariantId::SHOGI, None, Device::Cpu).unwrap();
         let again = run_probe(&network, &pairs).unwrap();
         assert_eq!(share, again.share(), "step {}", line.step);
         assert!((drop - again.mean_drop).abs() < 1e-4, "step {}: {drop} logged, {} found", line.step, again.mean_drop);

@@ -74,24 +74,27 @@ pub struct XboardArgs {
     search: PlayerSearchArgs,
 }
 
+/// The variant an XBoard name, our name or a variant file stands for, if it has no drops.
+fn xboard_variant(name: &str) -> anyhow::Result<VariantId> {
+    let variant = match large_variant(name) {
+        Some(variant) => variant,
+        None => name.parse::<VariantId>()?,
+    };
+    if variant.spec().drops {
+        bail!("xboard plays the variants without drops; use `shogi-zero usi` for {variant}")
+    }
+    Ok(variant)
+}
+
 /// `shogi-zero xboard`.
 pub fn run_xboard(args: XboardArgs) -> anyhow::Result<ExitCode> {
     let variant = match (&args.variant, &args.model) {
-        (Some(name), _) => match large_variant(name) {
-            Some(variant) => variant,
-            None if name.parse::<VariantId>() == Ok(VariantId::Shogi) => {
-                bail!("xboard plays the large variants; use `shogi-zero usi` for standard shogi")
-            }
-            None => bail!("unknown variant '{name}' (xboard plays chu, dai, tenjiku and heiandai)"),
-        },
+        (Some(name), _) => xboard_variant(name)?,
         (None, Some(path)) => {
             let (_, metadata) = checkpoint::read_metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
-            match large_variant(&metadata.layout.variant) {
-                Some(variant) => variant,
-                None => bail!("{} is a {} checkpoint; xboard plays the large variants", path.display(), metadata.layout.variant),
-            }
+            xboard_variant(&metadata.layout.variant).with_context(|| format!("{} is a {} checkpoint", path.display(), metadata.layout.variant))?
         }
-        (None, None) => VariantId::ChuShogi,
+        (None, None) => VariantId::CHU_SHOGI,
     };
     model::resolve(args.model.as_deref(), variant)?;
     tch::set_num_threads(i32::from(args.threads.max(1)));

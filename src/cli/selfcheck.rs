@@ -46,7 +46,7 @@ fn rows() -> anyhow::Result<(Vec<Row>, usize)> {
     for line in SHOGI_POSITIONS.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
         let f: Vec<&str> = line.split('\t').collect();
         let (depth, nodes) = (f[1].parse()?, f[2].parse()?);
-        rows.push(Row { variant: VariantId::Shogi, sfen: Some(f[0].to_string()), depth, nodes, name: f[3].to_string() });
+        rows.push(Row { variant: VariantId::SHOGI, sfen: Some(f[0].to_string()), depth, nodes, name: f[3].to_string() });
     }
     Ok((rows, unimplemented))
 }

@@ -12,7 +12,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::config::RunConfig;
 use crate::mcts::Model;
 use crate::nn::checkpoint;
-use crate::nn::fnv;
+use crate::fnv;
 use crate::pipeline::worker::{self, WorkerRun};
 use crate::rules::VariantId;
 use crate::selfplay::runner::{self, Counters, Evaluators, SelfplayRun, Summary};

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use tch::{Device, Kind, Tensor};
 
 use super::config::NetworkConfig;
-use super::fnv;
+use crate::fnv;
 use super::network::{IoLayout, Network, NetworkError};
 use crate::rules::VariantId;
 

@@ -25,7 +25,7 @@
 //! layout; change [`ENCODING_VERSION`] when the planes change, and keep building the earlier
 //! versions' layouts ([`Encoder::with_version`]) so that their checkpoints stay usable.
 
-use super::fnv::Fnv1a;
+use crate::fnv::Fnv1a;
 use super::frame::Frame;
 use crate::rules::attacks::AttackMap;
 use crate::rules::context::{GameContext, RECENT_MOVES};

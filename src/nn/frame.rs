@@ -111,7 +111,7 @@ mod tests {
 
     #[test]
     fn white_sees_the_board_turned_round() {
-        let v = VariantId::Shogi.variant();
+        let v = VariantId::SHOGI.variant();
         let frame = Frame::new(v);
         let g = &v.geometry;
         let name = |color, i| g.square_name(frame.square(color, i));

@@ -10,14 +10,12 @@
 //! - [`checkpoint`]: safetensors weights plus a JSON metadata sidecar, saved atomically.
 //! - [`server`]: the batching inference server that owns the model on one thread.
 //! - [`bench`](mod@bench): benchmark workloads and throughput measurements (`bench nn`, `benches/nn.rs`).
-//! - [`fnv`]: the FNV-1a hash behind layout hashes and weight checksums.
 
 pub mod bench;
 pub mod checkpoint;
 pub mod config;
 pub mod device;
 pub mod encoding;
-pub mod fnv;
 pub mod frame;
 pub mod network;
 pub mod policy_map;

@@ -17,7 +17,7 @@
 //! Shogi: 66 displacements, 7 drops: 139 planes of 81 squares plus the declaration, 11260
 //! indices. Heian dai shogi: 98 displacements: 196 planes of 169 squares, 33124 indices.
 
-use super::fnv::Fnv1a;
+use crate::fnv::Fnv1a;
 use super::frame::Frame;
 use crate::rules::shapes::MoveShapes;
 use crate::rules::{Color, Move, PieceType, Variant};
@@ -247,14 +247,14 @@ mod tests {
 
     #[test]
     fn sizes_follow_the_variant_data() {
-        let shogi = PolicyMap::new(VariantId::Shogi.variant());
+        let shogi = PolicyMap::new(VariantId::SHOGI.variant());
         assert_eq!(shogi.planes().len(), 139);
         assert_eq!(shogi.len(), 139 * 81 + 1);
         assert_eq!(shogi.extras(), 1);
-        let heian = PolicyMap::new(VariantId::HeianDaiShogi.variant());
+        let heian = PolicyMap::new(VariantId::HEIAN_DAI_SHOGI.variant());
         assert_eq!(heian.planes().len(), 196);
         assert_eq!(heian.len(), 196 * 169);
         assert_ne!(shogi.hash(), heian.hash());
-        assert_eq!(shogi.hash(), PolicyMap::new(VariantId::Shogi.variant()).hash());
+        assert_eq!(shogi.hash(), PolicyMap::new(VariantId::SHOGI.variant()).hash());
     }
 }

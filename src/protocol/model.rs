@@ -97,11 +97,11 @@ mod tests {
     #[test]
     fn a_given_checkpoint_wins_and_a_missing_default_is_explained() {
         let given = Path::new("some/run");
-        assert_eq!(resolve(Some(given), VariantId::ChuShogi), Ok(given.to_path_buf()));
-        let places = default_locations(VariantId::DaiShogi);
+        assert_eq!(resolve(Some(given), VariantId::CHU_SHOGI), Ok(given.to_path_buf()));
+        let places = default_locations(VariantId::DAI_SHOGI);
         assert_eq!(places[0], Path::new("models/dai-shogi/default"));
         assert!(places.iter().all(|p| p.ends_with("models/dai-shogi/default")));
-        let error = NoModel { variant: VariantId::DaiShogi, looked: places }.to_string();
+        let error = NoModel { variant: VariantId::DAI_SHOGI, looked: places }.to_string();
         assert!(error.contains("no model for dai-shogi") && error.contains("--model"), "{error}");
         assert!(error.contains("models/dai-shogi/default"), "{error}");
     }

@@ -349,7 +349,7 @@ mod tests {
     use crate::rules::{GameRules, VariantId};
 
     fn shogi(text: &str) -> Game {
-        let v = VariantId::Shogi.variant();
+        let v = VariantId::SHOGI.variant();
         Game::new(sfen::parse(v, text).unwrap(), GameRules::default_for(v))
     }
 

@@ -92,8 +92,8 @@ mod tests {
     use crate::rules::{GameRules, Position, VariantId};
 
     fn shogi_game(moves: &str) -> Game {
-        let v = VariantId::Shogi.variant();
-        let mut game = Game::new(Position::start(VariantId::Shogi), GameRules::default_for(v));
+        let v = VariantId::SHOGI.variant();
+        let mut game = Game::new(Position::start(VariantId::SHOGI), GameRules::default_for(v));
         for m in moves.split_whitespace() {
             game.play_text(m).unwrap();
         }
@@ -106,7 +106,7 @@ mod tests {
         let line = json(&game, ["you", "engine"], Some(&resignation(Color::White)));
         let record: MatchGame = serde_json::from_str(&line).unwrap();
         assert_eq!((record.black.as_str(), record.white.as_str()), ("you", "engine"));
-        assert_eq!(sfen::parse(VariantId::Shogi.variant(), &record.start).unwrap(), Position::start(VariantId::Shogi));
+        assert_eq!(sfen::parse(VariantId::SHOGI.variant(), &record.start).unwrap(), Position::start(VariantId::SHOGI));
         assert_eq!((record.moves.as_str(), record.result.as_str()), ("7g7f 3c3d", "1-0"));
         let unfinished: MatchGame = serde_json::from_str(&json(&game, ["a", "b"], None)).unwrap();
         assert_eq!((unfinished.result.as_str(), unfinished.reason.as_str()), ("*", "unfinished"));

@@ -88,7 +88,7 @@ mod tests {
 
     #[test]
     fn mate_distance_follows_the_principal_variation() {
-        let v = VariantId::Shogi.variant();
+        let v = VariantId::SHOGI.variant();
         let pos = sfen::parse(v, "4k4/9/4P4/9/9/9/9/9/4K4 b G 1").unwrap();
         let game = Game::new(pos.clone(), GameRules::default_for(v));
         let mate = coord::parse(&pos, "G*5b").unwrap();

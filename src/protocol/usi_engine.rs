@@ -61,7 +61,7 @@ pub struct UsiSettings {
 
 /// Runs the USI engine on the lines of `input`, writing to `out`, until `quit` or the end of input.
 pub fn run(settings: &UsiSettings, input: Receiver<String>, out: &mut dyn Write) -> io::Result<()> {
-    let model_path = settings.model.clone().or_else(|| model::default_model(VariantId::Shogi));
+    let model_path = settings.model.clone().or_else(|| model::default_model(VariantId::SHOGI));
     let options = Options {
         model_path: model_path.map(|p| p.display().to_string()).unwrap_or_default(),
         device: settings.device,
@@ -73,7 +73,7 @@ pub fn run(settings: &UsiSettings, input: Receiver<String>, out: &mut dyn Write)
         capture_utility: settings.capture_utility,
     };
     let mut usi =
-        Usi { out, options, search_config: settings.search, loaded: None, game: new_game(Position::start(VariantId::Shogi)), search: None };
+        Usi { out, options, search_config: settings.search, loaded: None, game: new_game(Position::start(VariantId::SHOGI)), search: None };
     let result = serve(&mut usi, &input);
     usi.abort_search();
     result
@@ -249,12 +249,12 @@ impl Usi<'_> {
         }
         self.loaded = None;
         if key.path.is_empty() {
-            let looked = model::default_locations(VariantId::Shogi);
-            return Err(model::NoModel { variant: VariantId::Shogi, looked }.to_string());
+            let looked = model::default_locations(VariantId::SHOGI);
+            return Err(model::NoModel { variant: VariantId::SHOGI, looked }.to_string());
         }
         tch::set_num_threads(key.threads.min(i32::MAX as u32) as i32);
-        let mut searcher = Searcher::load(std::path::Path::new(&key.path), VariantId::Shogi, key.device, 0).map_err(|e| e.to_string())?;
-        searcher.start(new_game(Position::start(VariantId::Shogi)), Limits::simulations(1));
+        let mut searcher = Searcher::load(std::path::Path::new(&key.path), VariantId::SHOGI, key.device, 0).map_err(|e| e.to_string())?;
+        searcher.start(new_game(Position::start(VariantId::SHOGI)), Limits::simulations(1));
         if let Some(Err(e)) = searcher.wait() {
             return Err(format!("the model does not run: {e}"));
         }
@@ -489,8 +489,8 @@ fn info_line(game: &Game, info: &SearchInfo) -> String {
 fn read_position(args: &[&str]) -> (Option<Game>, Option<String>) {
     let moves_at = args.iter().position(|&w| w == "moves").unwrap_or(args.len());
     let start = match args[..moves_at] {
-        ["startpos"] => Position::start(VariantId::Shogi),
-        ["sfen", ref fields @ ..] => match sfen::parse(VariantId::Shogi.variant(), &fields.join(" ")) {
+        ["startpos"] => Position::start(VariantId::SHOGI),
+        ["sfen", ref fields @ ..] => match sfen::parse(VariantId::SHOGI.variant(), &fields.join(" ")) {
             Ok(pos) => pos,
             Err(e) => return (None, Some(e.to_string())),
         },

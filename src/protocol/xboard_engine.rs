@@ -228,8 +228,8 @@ impl XBoard<'_> {
         self.send("feature done=0")?;
         self.send(&format!("feature option=\"CaptureUtility -spin {} 0 {}\"", self.settings.capture_utility, model::MAX_CAPTURE_UTILITY))?;
         self.ensure_loaded(self.variant);
-        let variants: Vec<&str> = std::iter::once(self.settings.variant)
-            .chain(VariantId::ALL.into_iter().filter(|&v| v != VariantId::Shogi && v != self.settings.variant))
+        let variants: Vec<String> = std::iter::once(self.settings.variant)
+            .chain(VariantId::embedded().into_iter().filter(|&v| !v.spec().drops && v != self.settings.variant))
             .filter(|&v| self.model_path(v).is_some())
             .map(xboard::variant_name)
             .collect();

@@ -25,7 +25,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::variant::UnknownVariant;
+use crate::rules::variant::VariantError;
 use crate::rules::{Game, GameRules, Move, VariantId};
 
 use super::record::ReplayGame;
@@ -96,7 +96,7 @@ pub enum ReplayError {
     #[error("{}: format version {found} is not supported (this build reads version {FORMAT_VERSION})", path.display())]
     Version { path: PathBuf, found: u32 },
     #[error("{}: {source}", path.display())]
-    UnknownVariant { path: PathBuf, source: UnknownVariant },
+    UnknownVariant { path: PathBuf, source: VariantError },
     #[error("{}: holds {found} games but the window is for {expected}", path.display())]
     OtherVariant { path: PathBuf, expected: &'static str, found: String },
     #[error("{}: truncated: the header announces {expected} games, the file holds {found} complete ones", path.display())]

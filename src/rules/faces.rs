@@ -348,7 +348,7 @@ mod tests {
 
     #[test]
     fn royal_faces_are_the_kings_and_the_crown_prince() {
-        let v = VariantId::ChuShogi.variant();
+        let v = VariantId::CHU_SHOGI.variant();
         for (t, p) in v.spec.pieces.iter().enumerate() {
             let ptype = PieceType::new(t);
             assert_eq!(v.faces.is_royal(Face::new(ptype, false)), p.royal, "{}", p.name);

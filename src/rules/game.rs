@@ -322,8 +322,8 @@ impl Game {
                 return Some(outcome);
             }
         }
-        if v.spec.repetition == RepetitionRule::FourthOccurrence {
-            if let Some(outcome) = self.repetition_outcome() {
+        if matches!(v.spec.repetition, RepetitionRule::FourthOccurrence | RepetitionRule::FourthOccurrenceBlackLoses) {
+            if let Some(outcome) = self.repetition_outcome(v.spec.repetition) {
                 return Some(outcome);
             }
         }
@@ -357,9 +357,10 @@ impl Game {
         Some(Outcome { winner: Some(loser.opponent()), reason })
     }
 
-    /// Fourth occurrence of the current position: a draw, or a loss for a player who gave
-    /// check with every one of his moves since the first occurrence.
-    fn repetition_outcome(&self) -> Option<Outcome> {
+    /// Fourth occurrence of the current position: a loss for a player who gave check with
+    /// every one of his moves since the first occurrence, else a draw (a loss for Black under
+    /// `rule` [`RepetitionRule::FourthOccurrenceBlackLoses`]).
+    fn repetition_outcome(&self, rule: RepetitionRule) -> Option<Outcome> {
         let now = self.hashes.len() - 1;
         let current = self.hashes[now];
         let occurrences: Vec<usize> = (0..=now).filter(|&i| self.hashes[i] == current).collect();
@@ -380,7 +381,10 @@ impl Game {
         let outcome = match (black, white) {
             (true, false) => Outcome { winner: Some(Color::White), reason: EndReason::PerpetualCheck },
             (false, true) => Outcome { winner: Some(Color::Black), reason: EndReason::PerpetualCheck },
-            _ => Outcome { winner: None, reason: EndReason::Repetition },
+            _ => Outcome {
+                winner: (rule == RepetitionRule::FourthOccurrenceBlackLoses).then_some(Color::White),
+                reason: EndReason::Repetition,
+            },
         };
         Some(outcome)
     }
@@ -493,10 +497,10 @@ mod tests {
     /// was skipped.
     #[test]
     fn recreation_filter_matches_full_filter() {
-        for id in [VariantId::DaiShogi, VariantId::TenjikuShogi] {
+        for id in [VariantId::DAI_SHOGI, VariantId::TENJIKU_SHOGI] {
             let (mut refused, mut refused_after_irreversible, mut skipped) = (0usize, 0usize, 0usize);
             for seed in 0..4u64 {
-                let mut rng = SplitMix64::new(0x2EC2 + seed * 17 + id as u64);
+                let mut rng = SplitMix64::new(0x2EC2 + seed * 17 + id.index() as u64);
                 let mut game = Game::new(Position::start(id), GameRules { ply_cap: 400, declaration: false });
                 while game.outcome().is_none() {
                     let legal = game.legal_moves();

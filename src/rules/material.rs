@@ -10,6 +10,7 @@
 use std::sync::OnceLock;
 
 use super::position::MAX_HAND_TYPES;
+use super::variant::MAX_VARIANTS;
 use super::{Color, Move, Piece, PieceType, Position, VariantId};
 
 /// Material values of one variant's piece faces.
@@ -24,8 +25,8 @@ pub struct Material {
 impl Material {
     /// The values of `id`, computed on first use.
     pub fn of(id: VariantId) -> &'static Material {
-        static TABLES: [OnceLock<Material>; VariantId::ALL.len()] = [const { OnceLock::new() }; VariantId::ALL.len()];
-        TABLES[id as usize].get_or_init(|| Material::compute(id))
+        static TABLES: [OnceLock<Material>; MAX_VARIANTS] = [const { OnceLock::new() }; MAX_VARIANTS];
+        TABLES[id.index()].get_or_init(|| Material::compute(id))
     }
 
     fn compute(id: VariantId) -> Material {

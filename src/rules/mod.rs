@@ -16,7 +16,7 @@ pub mod position;
 pub mod shapes;
 mod special;
 pub mod variant;
-pub mod variants;
+pub mod variant_file;
 mod zobrist;
 
 pub use context::GameContext;

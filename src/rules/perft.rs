@@ -86,32 +86,32 @@ pub struct BenchPosition {
 /// The perft benchmark: the positions the project reports speed on. The middlegames of the
 /// large variants were reached by 80 plies of seeded random play from the start.
 pub const BENCH_POSITIONS: &[BenchPosition] = &[
-    BenchPosition { name: "shogi start", variant: super::VariantId::Shogi, sfen: None, depth: 5 },
+    BenchPosition { name: "shogi start", variant: super::VariantId::SHOGI, sfen: None, depth: 5 },
     BenchPosition {
         name: "shogi matsuri",
-        variant: super::VariantId::Shogi,
+        variant: super::VariantId::SHOGI,
         sfen: Some("l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1"),
         depth: 3,
     },
-    BenchPosition { name: "heian-dai-shogi start", variant: super::VariantId::HeianDaiShogi, sfen: None, depth: 4 },
-    BenchPosition { name: "chu-shogi start", variant: super::VariantId::ChuShogi, sfen: None, depth: 3 },
+    BenchPosition { name: "heian-dai-shogi start", variant: super::VariantId::HEIAN_DAI_SHOGI, sfen: None, depth: 4 },
+    BenchPosition { name: "chu-shogi start", variant: super::VariantId::CHU_SHOGI, sfen: None, depth: 3 },
     BenchPosition {
         name: "chu-shogi middlegame",
-        variant: super::VariantId::ChuShogi,
+        variant: super::VariantId::CHU_SHOGI,
         sfen: Some("l(fl)1sg(de)k(bt)sc(fl)l/(rc)cb1(bt)(ph)(kr)1gb(vm)(rc)/(sm)(vm)1(dk)4(dk)r2/pprp3pp(dh)p(sm)/2p(gb)2p2p2/4q7/2P6P1P/P1R(GB)4P(SM)2/1P1P(dh)PP2(BT)P1/(SM)(VM)4(BT)1R1(VM)(RC)/(RC)(FL)1(Kr)(DH)1(Ph)G1BC1/L1CSGK(DE)(DH)S1(FL)L b - 81"),
         depth: 3,
     },
-    BenchPosition { name: "dai-shogi start", variant: super::VariantId::DaiShogi, sfen: None, depth: 3 },
+    BenchPosition { name: "dai-shogi start", variant: super::VariantId::DAI_SHOGI, sfen: None, depth: 3 },
     BenchPosition {
         name: "dai-shogi middlegame",
-        variant: super::VariantId::DaiShogi,
+        variant: super::VariantId::DAI_SHOGI,
         sfen: Some("ln(sg)i1(fl)g1gsci1nl/(rc)(fd)(cs)(dh)1c(bt)k(de)1(fl)(sg)(cs)(vo)(rc)/1(vo)1(ab)s(ew)(ph)(ln)(kr)b(bt)(ab)1r1/1r(sm)(vm)b1(dk)1(dk)1(ew)(vm)(sm)(fd)1/ppppp1pqpp1p1p1/7p2p1p1p/4(gb)p4(gb)4/15/7P6(dh)/2PP(GB)1P3(GB)PP2/PP2PP(Ph)1PPPB1PP/(RC)R(SM)(VM)B(DH)Q1(DK)(DH)(VM)(AB)(SM)(FD)R/2(FD)(FL)(EW)(DK)1(BT)(Kr)(EW)(FL)C(VO)1(RC)/1(VO)(CS)(AB)1G(BT)(DE)1G1(SG)(CS)2/LN(SG)ICS(Ln)K1S1I1NL b - 81"),
         depth: 3,
     },
-    BenchPosition { name: "tenjiku-shogi start", variant: super::VariantId::TenjikuShogi, sfen: None, depth: 3 },
+    BenchPosition { name: "tenjiku-shogi start", variant: super::VariantId::TENJIKU_SHOGI, sfen: None, depth: 3 },
     BenchPosition {
         name: "tenjiku-shogi middlegame",
-        variant: super::VariantId::TenjikuShogi,
+        variant: super::VariantId::TENJIKU_SHOGI,
         sfen: Some("ln1ics+(RG)(de)(wb)gsci(fl)nl/(rc)(fl)(dh)(cs)(cs)(bt)(ph)qk1(bt)(kr)(cs)(cs)(vs)(rc)/(ss)(vs)b2(wb)(fd)(fe)1(lh)1(dk)(dh)b1(ss)/(sm)(GG)r(hf)(se)(dk)2(fd)1r4(sm)/p1ppp3pp1pp1pp/1p2dppp2pd(BG)3/10(DH)2(ln)2/16/16/4DP5D2P1/2P6(SE)(vg)5/PP1PP1PPPP1PPP1P/(SM)1R(HF)1(DK)(WB)(Ph)1(LH)(BG)1(HF)R(VM)(SM)/(SS)(VS)B1(BT)1(FD)2(FD)1(WB)(DH)B1N/(RC)(CS)3(CS)(Kr)1Q(Ln)(BT)S(CS)(CS)(VS)(RC)/LN(FL)ICSGK(DE)G1CI2L b - 81"),
         depth: 3,
     },

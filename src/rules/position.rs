@@ -850,7 +850,7 @@ mod tests {
         for id in VariantId::ALL {
             let (mut known, mut captures, mut burns) = (0usize, 0usize, 0usize);
             for seed in 0..3u64 {
-                let mut rng = SplitMix64::new(0x4A54 + seed * 31 + id as u64);
+                let mut rng = SplitMix64::new(0x4A54 + seed * 31 + id.index() as u64);
                 let mut pos = Position::start(id);
                 for _ in 0..300 {
                     let moves = pos.legal_moves();

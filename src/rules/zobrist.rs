@@ -4,7 +4,7 @@
 
 use super::geometry::{Color, Square, MAX_CELLS};
 use super::piece::{Cell, PieceType};
-use super::variant::VariantId;
+use crate::fnv;
 use crate::splitmix::{self, SplitMix64};
 
 /// Hand counts get keys for 0..MAX_HAND_KEYS pieces.
@@ -29,10 +29,10 @@ pub(crate) struct Zobrist {
 }
 
 impl Zobrist {
-    /// The keys of variant `id`, whose piece table has `piece_types` rows, drawn from a
-    /// generator seeded with the variant.
-    pub(crate) fn new(id: VariantId, piece_types: usize) -> Zobrist {
-        let mut keys = SplitMix64::new(0x5EED_0F5E_0000_0000 ^ (id as u64).wrapping_mul(splitmix::GAMMA));
+    /// The keys of the variant called `name`, whose piece table has `piece_types` rows, drawn
+    /// from a generator seeded with the name.
+    pub(crate) fn new(name: &str, piece_types: usize) -> Zobrist {
+        let mut keys = SplitMix64::new(0x5EED_0F5E_0000_0000 ^ fnv::hash(name.as_bytes()).wrapping_mul(splitmix::GAMMA));
         let faces = 2 * piece_types;
         let pieces = (0..2 * faces * MAX_CELLS).map(|_| keys.next_u64()).collect();
         let hands = (0..2 * piece_types * MAX_HAND_KEYS).map(|i| if i % MAX_HAND_KEYS == 0 { 0 } else { keys.next_u64() }).collect();

@@ -239,7 +239,7 @@ mod tests {
 
     #[test]
     fn self_play_searches_without_the_royal_guard() {
-        let id = VariantId::ChuShogi;
+        let id = VariantId::CHU_SHOGI;
         let start = Game::new(Position::start(id), GameRules::default_for(id.variant()));
         let search = SearchConfig { capture_utility: 0.5, ..SearchConfig::default() };
         let game = SelfplayGame::new(start, search, SelfplayConfig::default(), 1);

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use super::layout::{self, GameName};
 use super::{Created, Store, StoreError};
-use crate::nn::fnv;
+use crate::fnv;
 use crate::replay::format::is_replay_name;
 
 /// Renames a replay file just written by [`crate::replay::write_games`] (`games-<ms>-<pid>-<seq>`)

@@ -96,7 +96,7 @@ impl Store {
 
     /// A short stable name of the URL, for local cache folders.
     pub fn cache_key(&self) -> String {
-        format!("{:016x}", crate::nn::fnv::hash(self.url.trim_end_matches('/').as_bytes()))
+        format!("{:016x}", crate::fnv::hash(self.url.trim_end_matches('/').as_bytes()))
     }
 
     fn path(&self, name: &str) -> ObjectPath {

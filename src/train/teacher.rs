@@ -180,11 +180,11 @@ mod tests {
     use crate::rules::notation::{coord, sfen};
 
     fn teacher(depth: u32, quiescence_plies: u32) -> Teacher {
-        Teacher::new(VariantId::Shogi, BootstrapConfig { enabled: true, depth, quiescence_plies, ..BootstrapConfig::default() })
+        Teacher::new(VariantId::SHOGI, BootstrapConfig { enabled: true, depth, quiescence_plies, ..BootstrapConfig::default() })
     }
 
     fn label_with(depth: u32, quiescence_plies: u32, text: &str) -> TeacherLabel {
-        let pos = sfen::parse(VariantId::Shogi.variant(), text).unwrap();
+        let pos = sfen::parse(VariantId::SHOGI.variant(), text).unwrap();
         let teacher = teacher(depth, quiescence_plies);
         teacher.label(&mut teacher.searcher(), &pos).unwrap()
     }
@@ -194,7 +194,7 @@ mod tests {
     }
 
     fn weight(label: &TeacherLabel, mv: &str) -> f32 {
-        let v = VariantId::Shogi.variant();
+        let v = VariantId::SHOGI.variant();
         label.policy.iter().find(|&&(m, _)| coord::write(v, m) == mv).map_or(0.0, |&(_, w)| w)
     }
 
@@ -215,7 +215,7 @@ mod tests {
     /// target NaN, which turned a chu run's network into NaN at step 1,700.
     #[test]
     fn the_policy_is_finite_when_every_move_loses_or_wins() {
-        let unit = Material::of(VariantId::ChuShogi).strongest() as f64;
+        let unit = Material::of(VariantId::CHU_SHOGI).strongest() as f64;
         let losing = [-(MATE - 2), -(MATE - 2), -(MATE - 4)];
         let weights = softmax_of_scores(&losing, 0.05 * unit, 10.0 * unit);
         assert!(weights.iter().all(|w| w.is_finite()), "{weights:?}");

@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 use shogi_zero::rules::notation::{coord, sfen};
 use shogi_zero::rules::{Color, Game, GameRules, Move, Position, Square, VariantId};
 
-pub const SHOGI: VariantId = VariantId::Shogi;
-pub const HEIAN: VariantId = VariantId::HeianDaiShogi;
+pub const SHOGI: VariantId = VariantId::SHOGI;
+pub const HEIAN: VariantId = VariantId::HEIAN_DAI_SHOGI;
 
 /// Parses a position, panicking with the error message when it does not parse.
 pub fn pos(id: VariantId, text: &str) -> Position {

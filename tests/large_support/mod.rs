@@ -16,9 +16,9 @@ pub use crate::common::{board as board3, legal, moves_from, play_all, pos, set, 
 use shogi_zero::rules::perft::perft;
 use shogi_zero::rules::{Game, GameRules, Move, Position, Square, VariantId};
 
-pub const CHU: VariantId = VariantId::ChuShogi;
-pub const DAI: VariantId = VariantId::DaiShogi;
-pub const TENJIKU: VariantId = VariantId::TenjikuShogi;
+pub const CHU: VariantId = VariantId::CHU_SHOGI;
+pub const DAI: VariantId = VariantId::DAI_SHOGI;
+pub const TENJIKU: VariantId = VariantId::TENJIKU_SHOGI;
 pub const LARGE: [VariantId; 3] = [CHU, DAI, TENJIKU];
 
 /// The name of a square.

@@ -24,7 +24,7 @@ pub fn game_from(id: VariantId, text: &str) -> Game {
 /// Plays a seeded random game of at most `max_plies` plies and calls `visit` on the game before
 /// every move and once at the end. Odd seeds prefer captures (fuller hands, more promotions).
 pub fn random_game(id: VariantId, seed: u64, max_plies: usize, mut visit: impl FnMut(&Game)) {
-    let mut rng = Rng(seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ id as u64);
+    let mut rng = Rng(seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ id.index() as u64);
     let mut game = new_game(id);
     for _ in 0..max_plies {
         visit(&game);

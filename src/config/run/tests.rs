@@ -71,7 +71,7 @@ fn a_file_replaces_its_bases_keys_and_keeps_the_others() {
     );
     let config = RunConfig::load(&child).unwrap();
     let base_only = RunConfig::parse(&format!("variant = \"chu-shogi\"\n{BASE}"), &scratch.0.join("plain.toml")).unwrap();
-    assert_eq!(config.variant, VariantId::ChuShogi);
+    assert_eq!(config.variant, VariantId::CHU_SHOGI);
     assert_eq!((config.network.blocks, config.network.channels), (3, 16), "network.blocks replaced, channels kept");
     assert_eq!((config.selfplay.simulations, config.selfplay.ply_cap), (24, 300), "each level's key wins over its base's");
     assert_eq!(config.eval.anchors, ["random"], "an array is replaced, not merged");

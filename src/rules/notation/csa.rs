@@ -80,13 +80,13 @@ fn piece(abbr: &str, promoted: bool) -> Option<&'static str> {
 /// illegal move.
 pub fn write(start: &Position, moves: &[Move], names: [&str; 2], comment: &str, end: impl FnOnce(Color) -> CsaEnd) -> Option<String> {
     let v = start.variant();
-    if v.id != VariantId::Shogi {
+    if v.id != VariantId::SHOGI {
         return None;
     }
     let g = &v.geometry;
     let mut out = String::from("V2.2\n");
     out.push_str(&format!("N+{}\nN-{}\n$EVENT:shogi-zero arena\n", names[0], names[1]));
-    if *start == Position::start(VariantId::Shogi) {
+    if *start == Position::start(VariantId::SHOGI) {
         out.push_str("PI\n+\n");
     } else {
         for y in 0..g.size {

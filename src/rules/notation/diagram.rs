@@ -22,7 +22,7 @@ pub enum PieceStyle {
 
 /// Whether pieces of `variant` can be drawn as kanji.
 pub fn has_kanji(variant: VariantId) -> bool {
-    variant == VariantId::Shogi
+    variant == VariantId::SHOGI
 }
 
 /// The kanji of a standard shogi piece, by abbreviation and promotion.
@@ -137,7 +137,7 @@ mod tests {
 
     #[test]
     fn letters_mark_the_last_move_and_the_sides() {
-        let start = Position::start(VariantId::Shogi);
+        let start = Position::start(VariantId::SHOGI);
         let mv = coord::parse(&start, "7g7f").unwrap();
         let after = start.after_unchecked(mv);
         let text = draw(&after, &move_squares(mv), PieceStyle::Letters);
@@ -153,7 +153,7 @@ mod tests {
 
     #[test]
     fn kanji_for_shogi_with_white_marked() {
-        let pos = sfen::parse(VariantId::Shogi.variant(), "4k4/9/4+P4/9/9/9/9/9/4K4 b G2Pr 1").unwrap();
+        let pos = sfen::parse(VariantId::SHOGI.variant(), "4k4/9/4+P4/9/9/9/9/9/4K4 b G2Pr 1").unwrap();
         let text = draw(&pos, &[], PieceStyle::Kanji);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "White in hand: 飛");
@@ -165,7 +165,7 @@ mod tests {
 
     #[test]
     fn large_boards_have_no_hands_and_fall_back_to_letters() {
-        let start = Position::start(VariantId::ChuShogi);
+        let start = Position::start(VariantId::CHU_SHOGI);
         let text = draw(&start, &[], PieceStyle::Kanji);
         let lines: Vec<&str> = text.lines().collect();
         assert!(lines[0].starts_with("     12   11   10    9"), "{}", lines[0]);

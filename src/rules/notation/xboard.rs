@@ -19,8 +19,8 @@
 //! The 27-point declaration has no XBoard form; [`write()`] writes it as `declare`, which
 //! [`parse`] refuses.
 //!
-//! Variant names: XBoard's and HaChu's where they have one ([`standard_variant_name`]), ours
-//! for Heian dai shogi ([`HEIAN_NAME`]).
+//! Variant names: XBoard's and HaChu's where they have one ([`standard_variant_name`]), else
+//! ours ([`variant_name`]).
 
 use super::super::geometry::{Geometry, Square};
 use super::super::moves::Move;
@@ -28,28 +28,25 @@ use super::super::position::Position;
 use super::super::variant::{Variant, VariantId};
 use super::coord::{self, MoveError};
 
-/// The XBoard name of a variant as XBoard and HaChu spell it, if it has one.
+/// The XBoard name of a variant as XBoard programs spell it (its file's `xboard_variant`), if
+/// it has one.
 pub fn standard_variant_name(variant: VariantId) -> Option<&'static str> {
-    match variant {
-        VariantId::Shogi => Some("shogi"),
-        VariantId::ChuShogi => Some("chu"),
-        VariantId::DaiShogi => Some("dai"),
-        VariantId::TenjikuShogi => Some("tenjiku"),
-        VariantId::HeianDaiShogi => None,
+    variant.spec().xboard_variant
+}
+
+/// The XBoard name of a variant: the standard one, else its name without `-shogi` and dashes
+/// (`heiandai`).
+pub fn variant_name(variant: VariantId) -> String {
+    match standard_variant_name(variant) {
+        Some(name) => name.to_string(),
+        None => variant.name().trim_end_matches("-shogi").replace('-', ""),
     }
 }
 
-/// Our XBoard name for Heian dai shogi, which no XBoard program plays.
-pub const HEIAN_NAME: &str = "heiandai";
-
-/// The XBoard name of a variant: the standard one, else ours.
-pub fn variant_name(variant: VariantId) -> &'static str {
-    standard_variant_name(variant).unwrap_or(HEIAN_NAME)
-}
-
-/// The large variant an XBoard name (or our own name) stands for.
+/// The variant without drops (the ones the XBoard engine plays) that an XBoard name or our own
+/// name stands for.
 pub fn large_variant(name: &str) -> Option<VariantId> {
-    VariantId::ALL.into_iter().filter(|&v| v != VariantId::Shogi).find(|&v| variant_name(v) == name || v.name() == name)
+    VariantId::embedded().into_iter().filter(|&v| !v.spec().drops).find(|&v| variant_name(v) == name || v.name() == name)
 }
 
 /// The XBoard name of a square (`f1`, `l12`).
@@ -146,7 +143,7 @@ mod tests {
     use crate::rules::{Game, GameRules, VariantId};
 
     fn chu(text: &str) -> Position {
-        sfen::parse(VariantId::ChuShogi.variant(), text).unwrap()
+        sfen::parse(VariantId::CHU_SHOGI.variant(), text).unwrap()
     }
 
     fn coordinate(pos: &Position, text: &str) -> Move {
@@ -155,7 +152,7 @@ mod tests {
 
     #[test]
     fn squares_follow_xboard_chu() {
-        let v = VariantId::ChuShogi.variant();
+        let v = VariantId::CHU_SHOGI.variant();
         let g = &v.geometry;
         let name = |ours: &str| square_name(g, g.parse_square(ours).unwrap());
         // XBoard's chu setup: the first player's king on f1, lion on f3; the second's on g12, g10.
@@ -164,7 +161,7 @@ mod tests {
         assert_eq!(name("6a"), "g12");
         assert_eq!(name("1a"), "l12");
         assert_eq!(name("12l"), "a1");
-        let start = Position::start(VariantId::ChuShogi);
+        let start = Position::start(VariantId::CHU_SHOGI);
         let king = |sq: &str| start.piece_at(parse_square(g, sq).unwrap()).map(|p| v.piece_spec(p.ptype).abbr);
         assert_eq!(king("f1"), Some("K"));
         assert_eq!(king("g12"), Some("K"));
@@ -175,7 +172,7 @@ mod tests {
 
     #[test]
     fn tenjiku_ranks_take_two_digits() {
-        let g = &VariantId::TenjikuShogi.variant().geometry;
+        let g = &VariantId::TENJIKU_SHOGI.variant().geometry;
         assert_eq!(square_name(g, g.parse_square("16a").unwrap()), "a16");
         assert_eq!(square_name(g, g.parse_square("1p").unwrap()), "p1");
         assert_eq!(parse_square(g, "p16"), g.parse_square("1a"));
@@ -184,7 +181,7 @@ mod tests {
 
     #[test]
     fn plain_and_promoting_moves() {
-        let start = Position::start(VariantId::ChuShogi);
+        let start = Position::start(VariantId::CHU_SHOGI);
         let v = start.variant();
         let pawn = coordinate(&start, "7i7h");
         assert_eq!(write(v, pawn), "f4f5");
@@ -220,7 +217,7 @@ mod tests {
 
     #[test]
     fn drops_in_shogi() {
-        let p = sfen::parse(VariantId::Shogi.variant(), "4k4/9/4P4/9/9/9/9/9/4K4 b G 1").unwrap();
+        let p = sfen::parse(VariantId::SHOGI.variant(), "4k4/9/4P4/9/9/9/9/9/4K4 b G 1").unwrap();
         let drop = coordinate(&p, "G*5b");
         assert_eq!(write(p.variant(), drop), "G@e8");
         assert_eq!(parse(&p, "G@e8"), Ok(drop));
@@ -230,7 +227,7 @@ mod tests {
 
     #[test]
     fn errors_quote_the_text() {
-        let start = Position::start(VariantId::ChuShogi);
+        let start = Position::start(VariantId::CHU_SHOGI);
         for bad in ["", "f4", "f4f", "f4f5,", "f4f5,f6f7", "f4f5,f5f6,f6f7", "z4f5", "f4f5x", "f4f5++", "é", "@@@"] {
             match parse(&start, bad) {
                 Err(MoveError::Syntax { text, .. }) => assert_eq!(text, bad),
@@ -265,9 +262,9 @@ mod tests {
 
     #[test]
     fn variant_names() {
-        assert_eq!(large_variant("chu"), Some(VariantId::ChuShogi));
-        assert_eq!(large_variant("tenjiku-shogi"), Some(VariantId::TenjikuShogi));
-        assert_eq!(large_variant("heiandai"), Some(VariantId::HeianDaiShogi));
+        assert_eq!(large_variant("chu"), Some(VariantId::CHU_SHOGI));
+        assert_eq!(large_variant("tenjiku-shogi"), Some(VariantId::TENJIKU_SHOGI));
+        assert_eq!(large_variant("heiandai"), Some(VariantId::HEIAN_DAI_SHOGI));
         assert_eq!(large_variant("shogi"), None);
         assert_eq!(large_variant("normal"), None);
     }

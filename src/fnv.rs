@@ -1,5 +1,5 @@
 //! FNV-1a, 64 bits: a small, stable, dependency-free hash for layout descriptions (policy map,
-//! input planes) and checksums of weight files. Not for anything adversarial.
+//! input planes), variant rules and checksums of weight files. Not for anything adversarial.
 
 /// An FNV-1a 64-bit hasher.
 #[derive(Copy, Clone, Debug)]

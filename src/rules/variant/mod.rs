@@ -1,16 +1,21 @@
-//! Variants: the rules as data ([`VariantSpec`], one per file under `variants/`) and what is
-//! derived from it once per process ([`Variant`]: the board geometry, the per-face move tables,
-//! the Zobrist keys, hand and drop data).
+//! Variants: the rules as data ([`VariantSpec`], read from a variant file), the handle of a
+//! variant known to the process ([`VariantId`]) and what is derived from the rules once per
+//! process ([`Variant`]: the board geometry, the per-face move tables, the Zobrist keys, hand and
+//! drop data).
+
+mod registry;
+
+pub use registry::MAX_VARIANTS;
 
 use std::fmt;
+use std::path::Path;
 use std::str::FromStr;
-use std::sync::OnceLock;
 
 use super::faces::FaceTables;
 use super::geometry::{Color, Geometry, Square};
 use super::piece::{Face, Piece, PieceSpec, PieceType};
 use super::shapes::MoveShapes;
-use super::variants;
+use super::variant_file::VariantFileError;
 use super::zobrist::{Zobrist, MAX_HAND_KEYS};
 
 /// Which moves may promote (besides the compulsory promotions of pieces that could never move
@@ -48,6 +53,8 @@ impl PromotionRule {
 pub enum RepetitionRule {
     /// The fourth occurrence is a draw, or a loss for a player who checked throughout.
     FourthOccurrence,
+    /// The same, but the fourth occurrence loses for Black (minishogi).
+    FourthOccurrenceBlackLoses,
     /// A move may not recreate an earlier position unless the mover is in check (dai, tenjiku).
     NoRecreation,
 }
@@ -71,9 +78,11 @@ pub enum Legality {
     RoyalCapture,
 }
 
-/// The rules of one variant, as data.
+/// The rules of one variant, as data: read from its variant file ([`super::variant_file`]).
 #[derive(Debug)]
 pub struct VariantSpec {
+    /// The name on the command line and in files (`shogi`, `heian-dai-shogi`).
+    pub name: &'static str,
     /// English title.
     pub title: &'static str,
     /// Files and ranks.
@@ -99,49 +108,79 @@ pub struct VariantSpec {
     pub lion_trading: bool,
     /// Default game length cap in plies, scored as a draw.
     pub default_ply_cap: u32,
+    /// How USI engines name the variant (`UCI_Variant`), where they play it.
+    pub usi_variant: Option<&'static str>,
+    /// How XBoard engines name the variant, where they play it.
+    pub xboard_variant: Option<&'static str>,
+    /// The hash of the rules as read from the file, which checkpoints record.
+    pub rules_hash: u64,
 }
 
-/// The implemented variants.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum VariantId {
-    Shogi,
-    HeianDaiShogi,
-    ChuShogi,
-    DaiShogi,
-    TenjikuShogi,
-}
+/// A variant known to this process: one of the variant files embedded in the program
+/// (`variants/*.toml`, the five of `shared/rules/` first) or a file read at run time.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VariantId(u8);
 
 impl VariantId {
-    /// Every implemented variant.
+    /// Standard shogi.
+    pub const SHOGI: VariantId = VariantId(0);
+    /// Heian dai shogi.
+    pub const HEIAN_DAI_SHOGI: VariantId = VariantId(1);
+    /// Chu shogi.
+    pub const CHU_SHOGI: VariantId = VariantId(2);
+    /// Dai shogi.
+    pub const DAI_SHOGI: VariantId = VariantId(3);
+    /// Tenjiku shogi.
+    pub const TENJIKU_SHOGI: VariantId = VariantId(4);
+    /// The five variants of `shared/rules/`.
     pub const ALL: [VariantId; 5] =
-        [VariantId::Shogi, VariantId::HeianDaiShogi, VariantId::ChuShogi, VariantId::DaiShogi, VariantId::TenjikuShogi];
+        [VariantId::SHOGI, VariantId::HEIAN_DAI_SHOGI, VariantId::CHU_SHOGI, VariantId::DAI_SHOGI, VariantId::TENJIKU_SHOGI];
+
+    /// Every variant embedded in the program, the five of [`VariantId::ALL`] first.
+    pub fn embedded() -> Vec<VariantId> {
+        (0..registry::embedded_count()).map(VariantId::from_index).collect()
+    }
+
+    pub(crate) fn from_index(index: usize) -> VariantId {
+        VariantId(index as u8)
+    }
+
+    /// The position in the process's list of variants (below [`MAX_VARIANTS`]).
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
 
     /// The name used on the command line and in files (`shogi`, `heian-dai-shogi`).
     pub fn name(self) -> &'static str {
-        match self {
-            VariantId::Shogi => "shogi",
-            VariantId::HeianDaiShogi => "heian-dai-shogi",
-            VariantId::ChuShogi => "chu-shogi",
-            VariantId::DaiShogi => "dai-shogi",
-            VariantId::TenjikuShogi => "tenjiku-shogi",
-        }
+        self.spec().name
     }
 
     /// The rules data.
     pub fn spec(self) -> &'static VariantSpec {
-        match self {
-            VariantId::Shogi => &variants::shogi::SPEC,
-            VariantId::HeianDaiShogi => &variants::heian_dai_shogi::SPEC,
-            VariantId::ChuShogi => &variants::chu_shogi::SPEC,
-            VariantId::DaiShogi => &variants::dai_shogi::SPEC,
-            VariantId::TenjikuShogi => &variants::tenjiku_shogi::SPEC,
-        }
+        self.variant().spec
     }
 
     /// The variant with its derived tables, built on first use.
+    #[inline]
     pub fn variant(self) -> &'static Variant {
-        static TABLES: [OnceLock<Variant>; VariantId::ALL.len()] = [const { OnceLock::new() }; VariantId::ALL.len()];
-        TABLES[self as usize].get_or_init(|| Variant::build(self))
+        registry::variant(self)
+    }
+
+    /// Where the rules come from: the embedded file's name or the path read.
+    pub fn source(self) -> String {
+        registry::source(self)
+    }
+
+    /// Whether the variant's file is embedded in the program.
+    pub fn is_embedded(self) -> bool {
+        self.index() < registry::embedded_count()
+    }
+
+    /// Reads the variant file at `path` (or finds it already read). A second file with the
+    /// name of a known variant but other rules is an error.
+    pub fn load(path: &Path) -> Result<VariantId, VariantError> {
+        registry::load(path)
     }
 }
 
@@ -151,23 +190,45 @@ impl fmt::Display for VariantId {
     }
 }
 
-/// A variant name that is not one of [`VariantId::ALL`].
+impl fmt::Debug for VariantId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A variant that could not be found or read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown variant '{name}' (known variants: {})", known_variant_names())]
-pub struct UnknownVariant {
-    pub name: String,
+pub enum VariantError {
+    #[error("unknown variant '{name}' (known variants: {known}; or give the path of a variant file)")]
+    Unknown { name: String, known: String },
+    #[error(transparent)]
+    File(#[from] VariantFileError),
+    #[error("variant file {path}: the start position: {message}")]
+    Start { path: String, message: String },
+    #[error("variant file {path} names variant '{name}', which {other} already defines with other rules")]
+    Clash { path: String, name: String, other: String },
+    #[error("more than {} variants in one process", registry::MAX_VARIANTS)]
+    TooMany,
 }
 
 /// The known variant names, comma separated.
 pub fn known_variant_names() -> String {
-    VariantId::ALL.iter().map(|v| v.name()).collect::<Vec<_>>().join(", ")
+    registry::names().join(", ")
 }
 
 impl FromStr for VariantId {
-    type Err = UnknownVariant;
+    type Err = VariantError;
 
+    /// A known variant's name, or the path of a variant file (`.toml`).
     fn from_str(name: &str) -> Result<Self, Self::Err> {
-        VariantId::ALL.into_iter().find(|v| v.name() == name).ok_or_else(|| UnknownVariant { name: name.to_string() })
+        if let Some(id) = registry::find(name) {
+            return Ok(id);
+        }
+        let path = Path::new(name);
+        if name.ends_with(".toml") || path.is_file() {
+            return VariantId::load(path);
+        }
+        Err(VariantError::Unknown { name: name.to_string(), known: known_variant_names() })
     }
 }
 
@@ -198,8 +259,7 @@ pub struct Variant {
 
 impl Variant {
     /// Derives everything of variant `id` from its rules data.
-    fn build(id: VariantId) -> Variant {
-        let spec = id.spec();
+    fn build(id: VariantId, spec: &'static VariantSpec) -> Variant {
         let geometry = Geometry::new(spec.size);
         let faces = FaceTables::new(spec, &geometry);
         let types = || (0..spec.pieces.len()).map(PieceType::new);
@@ -213,7 +273,7 @@ impl Variant {
             hand_types,
             pawn: types().find(|&t| spec.pieces[t.index()].abbr == "P"),
             move_shapes: MoveShapes::new(&faces, spec.size),
-            zobrist: Zobrist::new(id, spec.pieces.len()),
+            zobrist: Zobrist::new(spec.name, spec.pieces.len()),
             geometry,
             faces,
         }
@@ -226,7 +286,7 @@ impl Variant {
 
     /// The CLI name.
     pub fn name(&self) -> &'static str {
-        self.id.name()
+        self.spec.name
     }
 
     /// The row of the piece table for `ptype`.
