@@ -38,7 +38,8 @@ fn embed_variant_files() {
         .filter(|path| path.extension().is_some_and(|e| e == "toml"))
         .collect();
     files.sort();
-    let mut code = String::from("/// (file name, text) of every embedded variant file.\npub(crate) const EMBEDDED_VARIANTS: &[(&str, &str)] = &[\n");
+    let mut code =
+        String::from("/// (file name, text) of every embedded variant file.\npub(crate) const EMBEDDED_VARIANTS: &[(&str, &str)] = &[\n");
     for path in files {
         println!("cargo:rerun-if-changed={}", path.display());
         let name = path.file_name().expect("a file name").to_string_lossy().into_owned();

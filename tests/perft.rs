@@ -8,9 +8,9 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use shogi_zero::rules::notation::sfen;
+use shogi_zero::rules::notation::{coord, sfen};
 use shogi_zero::rules::perft::{divide, make_and_generate, perft};
-use shogi_zero::rules::{Position, VariantId};
+use shogi_zero::rules::{Move, Position, VariantId};
 
 /// Rows with more nodes than this and depth above [`DEFAULT_MAX_DEPTH`] run only in the deep suite.
 const DEFAULT_MAX_NODES: u64 = 30_000_000;
@@ -66,6 +66,26 @@ fn number<T: std::str::FromStr>(origin: &str, field: &str, what: &str) -> T {
     field.trim().parse().unwrap_or_else(|_| panic!("{origin}: {what} '{field}' is not a number"))
 }
 
+/// The rows of fairy-stockfish.tsv: counts of the variants from files (minishogi, judkins
+/// shogi) by Fairy-Stockfish, from their start and from positions of random games.
+fn fairy_rows() -> Vec<Row> {
+    data_lines("fairy-stockfish.tsv")
+        .into_iter()
+        .map(|(line, f)| {
+            let origin = format!("fairy-stockfish.tsv:{line}");
+            assert_eq!(f.len(), 5, "{origin}: expected 5 fields (variant, sfen, depth, nodes, name), found {f:?}");
+            Row {
+                name: f[4].clone(),
+                variant: f[0].parse::<VariantId>().unwrap_or_else(|e| panic!("{origin}: {e}")),
+                sfen: Some(f[1].clone()),
+                depth: number(&origin, &f[2], "depth"),
+                nodes: number(&origin, &f[3], "nodes"),
+                origin,
+            }
+        })
+        .collect()
+}
+
 /// The rows of startpos.tsv (every variant it names must be one of the crate's).
 fn startpos_rows() -> Vec<Row> {
     data_lines("startpos.tsv")
@@ -106,11 +126,16 @@ fn shogi_rows() -> Vec<Row> {
 
 /// Runs every row, then fails naming every row whose count differs.
 fn check(rows: &[Row]) {
+    check_counted(rows, perft);
+}
+
+/// [`check`] with the count `count`.
+fn check_counted(rows: &[Row], count: fn(&Position, u32) -> u64) {
     assert!(!rows.is_empty(), "no rows selected: the table or the selection is wrong");
     let mut failures = Vec::new();
     for row in rows {
         let started = std::time::Instant::now();
-        let got = perft(&row.position(), row.depth);
+        let got = count(&row.position(), row.depth);
         eprintln!("{}: {got} nodes in {:.2} s", row.describe(), started.elapsed().as_secs_f64());
         if got != row.nodes {
             failures.push(format!("{}: expected {}, got {got}", row.describe(), row.nodes));
@@ -151,7 +176,12 @@ fn tables_are_well_formed_and_cover_the_implemented_variants() {
     }
     let shogi = shogi_rows();
     assert!(shogi.len() >= 10, "shogi.tsv has only {} rows", shogi.len());
-    for row in rows.iter().chain(&shogi) {
+    let fairy = fairy_rows();
+    for name in ["minishogi", "judkins-shogi"] {
+        let deepest = fairy.iter().filter(|r| r.variant.name() == name).map(|r| r.depth).max();
+        assert!(deepest >= Some(5), "fairy-stockfish.tsv must count {name} to depth 5 at least");
+    }
+    for row in rows.iter().chain(&shogi).chain(&fairy) {
         assert!(row.depth >= 1 && row.nodes >= 1, "{}: depth and nodes must be positive", row.describe());
         // Every position of the tables must parse, and write back as the table writes it.
         let pos = row.position();
@@ -233,6 +263,89 @@ fn shogi_tsv_yaneuraou_bench_3() {
     check(&shogi_rows_named("YaneuraOu bench 3"));
 }
 
+/// The default rows of fairy-stockfish.tsv for the variant named `name`.
+fn check_fairy(name: &str) {
+    let rows: Vec<Row> = default_rows(fairy_rows()).into_iter().filter(|r| r.variant.name() == name).collect();
+    check_counted(&rows, fairy_perft);
+}
+
+/// Perft as Fairy-Stockfish counts it. Where a pawn drop would mate, these rules make the drop
+/// illegal (uchifuzume); Fairy-Stockfish lets it be played and scores the mate as a loss for the
+/// side that dropped (`shogiPawnDropMateIllegal`, applied to the result, not to move generation).
+/// The mated side has no move, so its counts differ from ours by exactly the mating pawn drops of
+/// the last ply: this adds them.
+fn fairy_perft(pos: &Position, depth: u32) -> u64 {
+    if depth <= 1 {
+        return perft(pos, depth) + if depth == 1 { pawn_drop_mates(pos) } else { 0 };
+    }
+    pos.legal_moves().iter().map(|&mv| fairy_perft(&pos.after(mv).expect("a legal move"), depth - 1)).sum()
+}
+
+/// The pawn drops of the side to move that our rules reject only because they mate: the drop
+/// is not on a file holding one of its own unpromoted pawns, does not leave its king in check,
+/// checks the other king and leaves it no legal move.
+fn pawn_drop_mates(pos: &Position) -> u64 {
+    let variant = pos.variant();
+    let us = pos.side_to_move();
+    let Some(pawn) = variant.pawn else { return 0 };
+    if pos.hand(us, pawn) == 0 {
+        return 0;
+    }
+    let legal = pos.legal_moves();
+    let squares = variant.geometry.squares();
+    let pawn_files: Vec<usize> = squares
+        .iter()
+        .filter(|&&sq| pos.piece_at(sq).is_some_and(|p| p.color == us && p.ptype == pawn && !p.promoted))
+        .map(|&sq| variant.geometry.file(sq))
+        .collect();
+    let mut mates = 0;
+    for &to in squares {
+        let drop = Move::Drop { piece: pawn, to };
+        if pos.piece_at(to).is_some() || pawn_files.contains(&variant.geometry.file(to)) || legal.contains(&drop) {
+            continue;
+        }
+        let after = pos.after_unchecked(drop);
+        if !after.in_check(us) && after.in_check(us.opponent()) && !after.has_legal_move() {
+            mates += 1;
+        }
+    }
+    mates
+}
+
+#[test]
+fn fairy_count_adds_the_mating_pawn_drop_that_our_rules_forbid() {
+    // After 4e4d 1b3b 2e1d from random walk 3 of fairy-stockfish.tsv, White's P*4c mates.
+    let variant: VariantId = "minishogi".parse().expect("minishogi is embedded");
+    let mut pos = sfen::parse(variant.variant(), "rb1gk/2P1r/5/s2G1/1KSB1 b p 15").expect("position parses");
+    for text in ["4e4d", "1b3b", "2e1d"] {
+        pos = pos.after(coord::parse(&pos, text).expect("a legal move")).expect("a legal move");
+    }
+    let drop = coord::parse_unchecked(variant.variant(), "P*4c").expect("a drop");
+    assert!(!pos.is_legal(drop), "P*4c mates, so these rules forbid it");
+    assert!(!pos.after_unchecked(drop).has_legal_move(), "P*4c leaves Black no move");
+    assert_eq!(pawn_drop_mates(&pos), 1);
+    assert_eq!(fairy_perft(&pos, 1), perft(&pos, 1) + 1);
+    assert_eq!(pawn_drop_mates(&Position::start(variant)), 0);
+}
+
+#[test]
+fn fairy_stockfish_minishogi() {
+    check_fairy("minishogi");
+}
+
+#[test]
+fn fairy_stockfish_judkins_shogi() {
+    check_fairy("judkins-shogi");
+}
+
+/// Every variant of fairy-stockfish.tsv has a test above.
+#[test]
+fn every_fairy_stockfish_variant_has_a_test() {
+    for row in fairy_rows() {
+        assert!(["minishogi", "judkins-shogi"].contains(&row.variant.name()), "{}: add a test for its variant", row.describe());
+    }
+}
+
 /// Every position of shogi.tsv has a test above.
 #[test]
 fn every_shogi_tsv_position_has_a_test() {
@@ -241,44 +354,39 @@ fn every_shogi_tsv_position_has_a_test() {
     }
 }
 
-/// The deep suite: every row of both tables.
+/// The deep suite: every row of every table.
 #[test]
 #[ignore = "deep perft suite: several minutes; run with --ignored"]
 fn deep_every_row() {
     let mut rows = startpos_rows();
     rows.extend(shogi_rows());
     check(&rows);
+    check_counted(&fairy_rows(), fairy_perft);
 }
 
-/// tests/perft/*.tsv are copies of the project's shared reference tables (feature
-/// `shared-perft`: scripts/test.sh turns it on where `../shared/perft` exists).
+/// The tables of the project's shared references (startpos.tsv, shogi.tsv) are identical
+/// copies (feature `shared-perft`: scripts/test.sh turns it on where `../shared/perft` exists).
+/// fairy-stockfish.tsv is this project's own, made by scripts/fairy-perft.py.
 #[test]
 #[cfg_attr(not(feature = "shared-perft"), ignore = "needs ../shared/perft: feature shared-perft")]
 fn tables_are_identical_to_the_shared_copies() {
     let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/perft");
     assert!(shared.is_dir(), "{} does not exist, and feature shared-perft needs it", shared.display());
-    let mut compared = 0;
-    for entry in std::fs::read_dir(perft_dir()).expect("tests/perft is readable") {
-        let path = entry.expect("directory entry").path();
-        if path.extension().is_none_or(|e| e != "tsv") {
+    let mut compared = Vec::new();
+    for entry in std::fs::read_dir(&shared).expect("the shared folder is readable") {
+        let theirs_path = entry.expect("directory entry").path();
+        if theirs_path.extension().is_none_or(|e| e != "tsv") {
             continue;
         }
-        let name = path.file_name().expect("file name");
-        let ours = std::fs::read(&path).expect("readable table");
-        let theirs_path = shared.join(name);
-        let theirs =
-            std::fs::read(&theirs_path).unwrap_or_else(|e| panic!("{} has no shared copy {}: {e}", path.display(), theirs_path.display()));
+        let name = theirs_path.file_name().expect("file name").to_owned();
+        let path = perft_dir().join(&name);
+        let ours = std::fs::read(&path).unwrap_or_else(|e| panic!("{} has no copy {}: {e}", theirs_path.display(), path.display()));
+        let theirs = std::fs::read(&theirs_path).expect("readable table");
         assert!(ours == theirs, "{} differs from {}", path.display(), theirs_path.display());
-        compared += 1;
+        compared.push(name.to_string_lossy().into_owned());
     }
-    assert!(compared >= 2, "expected startpos.tsv and shogi.tsv, compared {compared} file(s)");
-    // And no shared table is missing from tests/perft.
-    for entry in std::fs::read_dir(&shared).expect("the shared folder is readable") {
-        let path = entry.expect("directory entry").path();
-        if path.extension().is_some_and(|e| e == "tsv") {
-            let name = path.file_name().expect("file name");
-            assert!(perft_dir().join(name).is_file(), "{} has no copy in tests/perft", path.display());
-        }
+    for name in ["startpos.tsv", "shogi.tsv"] {
+        assert!(compared.iter().any(|c| c == name), "the shared folder has no {name}: compared {compared:?}");
     }
 }
 

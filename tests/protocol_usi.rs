@@ -345,6 +345,60 @@ fn end_of_input_quits_and_a_missing_model_is_reported() {
     assert!(engine.wait(LONG).success());
 }
 
+/// Minishogi through `UCI_Variant`, as Fairy-Stockfish names it: the option lists the variants
+/// with drops, a checkpoint's variant is the default, and switching variant switches the start
+/// position and the default model.
+#[test]
+fn uci_variant_plays_minishogi() {
+    let _serial = serial();
+    let minishogi: VariantId = "minishogi".parse().unwrap();
+    let mini_model = tiny_checkpoint(minishogi).display().to_string();
+    let mut engine = Process::start(&["usi", "--model", &mini_model], None);
+    engine.send("usi");
+    let lines = engine.read_until(LONG, |l| l == "usiok");
+    let option = lines.iter().find(|l| l.starts_with("option name UCI_Variant ")).unwrap_or_else(|| panic!("{lines:?}"));
+    assert!(option.starts_with("option name UCI_Variant type combo default minishogi "), "{option}");
+    for name in ["shogi", "minishogi", "judkins"] {
+        assert!(option.contains(&format!(" var {name}")), "{option}");
+    }
+    engine.send("isready");
+    engine.expect("readyok", LONG);
+    engine.send("position startpos moves 2e2d");
+    engine.send("go nodes 20");
+    let start = Position::start(minishogi);
+    let mut game = Game::new(start.clone(), GameRules::default_for(start.variant()));
+    game.play_text("2e2d").unwrap();
+    check_bestmove(&engine.expect("bestmove", LONG), &game);
+    engine.send("quit");
+    assert!(engine.wait(LONG).success());
+
+    // A shogi engine switched to minishogi plays it with minishogi's default model.
+    let mut engine = Process::start(&["usi"], None);
+    engine.send("setoption name UCI_Variant value minishogi");
+    engine.send("usi");
+    let lines = engine.read_until(LONG, |l| l == "usiok");
+    let default_model = lines.iter().find(|l| l.starts_with("option name ModelPath ")).unwrap_or_else(|| panic!("{lines:?}"));
+    assert!(default_model.contains("models/minishogi/default"), "{default_model}");
+    engine.send("isready");
+    engine.expect("readyok", LONG);
+    engine.send("position sfen rbsgk/4p/5/P4/KGSBR b - 1");
+    engine.send("go nodes 20");
+    check_bestmove(&engine.expect("bestmove", LONG), &Game::new(start.clone(), GameRules::default_for(start.variant())));
+    engine.send("setoption name UCI_Variant value chess");
+    engine.send("quit");
+    assert!(engine.wait(LONG).success());
+    assert!(engine.stderr().contains("'chess' is not a variant this engine plays"), "{}", engine.stderr());
+}
+
+/// `--variant` refuses a variant without drops: those are XBoard's.
+#[test]
+fn usi_refuses_a_variant_without_drops() {
+    let out = Command::new(env!("CARGO_BIN_EXE_shogi-zero")).args(["usi", "--variant", "chu-shogi"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("xboard") && err.contains("chu-shogi"), "{err}");
+}
+
 /// The project's Python, which must have the cshogi package (scripts/setup.sh installs it).
 fn python_with_cshogi() -> PathBuf {
     let python = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/python");

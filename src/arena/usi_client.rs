@@ -1,7 +1,9 @@
 //! Players speaking USI (the shogi dialect of UCI) to an outside engine.
 //!
-//! Start-up: `usi` → `usiok`, one `setoption name <Name> value <value>` per option, `isready` →
-//! `readyok`. Each game: `isready` → `readyok`, `usinewgame`. Each move: `position startpos
+//! Start-up: `usi` → `usiok`, `setoption name UCI_Variant value <name>` for a variant other
+//! than standard shogi (Fairy-Stockfish's names, the variant file's `usi_variant`), one
+//! `setoption name <Name> value <value>` per option, `isready` → `readyok`. Each game:
+//! `isready` → `readyok`, `usinewgame`. Each move: `position startpos
 //! [moves ...]` (or `position sfen <SFEN> [moves ...]` for another start), then `go btime 0
 //! wtime 0 byoyomi <ms>`, `go depth <n>` or `go nodes <n>` (see [`Limit`]), answered by
 //! `bestmove <move>`, `bestmove resign` or `bestmove win` (the 27-point declaration). At the end:
@@ -26,11 +28,29 @@ pub struct UsiPlayer {
     start: String,
 }
 
+/// The `UCI_Variant` to set, if any: none for standard shogi or where the spec sets it, else
+/// the variant file's `usi_variant`.
+fn usi_variant(spec: &EngineSpec, variant: VariantId) -> Result<Option<&'static str>, PlayerError> {
+    if variant == VariantId::SHOGI || spec.options.iter().any(|(option, _)| option == "UCI_Variant") {
+        return Ok(None);
+    }
+    match variant.spec().usi_variant {
+        Some(name) => Ok(Some(name)),
+        None => Err(PlayerError::Unsupported {
+            engine: spec.program_name(),
+            message: format!("{variant} has no USI variant name; give the engine's with option.UCI_Variant=<name>"),
+        }),
+    }
+}
+
 impl UsiPlayer {
     /// Greets the engine on `process`, sets the spec's options and waits until it is ready.
     pub(crate) fn start(name: String, spec: EngineSpec, mut process: Process, variant: VariantId) -> Result<UsiPlayer, PlayerError> {
         process.send("usi", "answer 'usi'")?;
         process.read_until(Instant::now(), spec.timeout, "answer 'usi' with 'usiok'", |line| Ok((line == "usiok").then_some(())))?;
+        if let Some(name) = usi_variant(&spec, variant)? {
+            process.send(&format!("setoption name UCI_Variant value {name}"), "take its options")?;
+        }
         for (option, value) in &spec.options {
             process.send(&format!("setoption name {option} value {value}"), "take its options")?;
         }

@@ -215,7 +215,7 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<ExitCode> {
 fn run_ladder_command(args: LadderArgs) -> anyhow::Result<ExitCode> {
     let steps = crate::arena::ladder::checkpoints(&args.run)?;
     let (path, metadata) = checkpoint::read_metadata(&steps[0].1)?;
-    let variant: VariantId = metadata.layout.variant.parse().with_context(|| format!("checkpoint {}", path.display()))?;
+    let variant = checkpoint::variant_of_metadata(&path, &metadata)?;
     let anchor = match args.anchor.as_str() {
         "none" => None,
         text => Some(text.parse::<PlayerSpec>()?),

@@ -1,6 +1,6 @@
 //! The engine commands, our engine side of the two GUI protocols on standard input and output:
-//! `shogi-zero usi` (USI, standard shogi) and `shogi-zero xboard` (XBoard/CECP, the large
-//! variants).
+//! `shogi-zero usi` (USI, the variants with drops) and `shogi-zero xboard` (XBoard/CECP, the
+//! large variants).
 
 use std::io;
 use std::path::PathBuf;
@@ -21,8 +21,12 @@ use crate::rules::VariantId;
 
 #[derive(Debug, Args)]
 pub struct UsiArgs {
+    /// The variant at the start (UCI_Variant's default): shogi, minishogi, judkins-shogi or a
+    /// variant file with drops; default: the checkpoint's variant, else shogi.
+    #[arg(long)]
+    variant: Option<String>,
     /// The checkpoint (a step-N.json file or a run folder), the default of the ModelPath option;
-    /// without it, the default model models/shogi/default.
+    /// without it, the variant's default model (models/<variant>/default).
     #[arg(long)]
     model: Option<PathBuf>,
     /// Where the network runs (the Device option's default): cpu, cuda or cuda:N.
@@ -37,7 +41,17 @@ pub struct UsiArgs {
 
 /// `shogi-zero usi`.
 pub fn run_usi(args: UsiArgs) -> anyhow::Result<ExitCode> {
+    let variant = match (&args.variant, &args.model) {
+        (Some(name), _) => name.parse::<VariantId>()?,
+        // A checkpoint that cannot be read is reported at `isready`, as GUIs expect.
+        (None, Some(path)) => checkpoint::variant_of(path).unwrap_or(VariantId::SHOGI),
+        (None, None) => VariantId::SHOGI,
+    };
+    if !variant.spec().drops {
+        bail!("USI plays the variants with drops; use `shogi-zero xboard` for {variant}")
+    }
     let settings = UsiSettings {
+        variant,
         model: args.model,
         device: args.device,
         simulations: args.sims,
@@ -91,8 +105,8 @@ pub fn run_xboard(args: XboardArgs) -> anyhow::Result<ExitCode> {
     let variant = match (&args.variant, &args.model) {
         (Some(name), _) => xboard_variant(name)?,
         (None, Some(path)) => {
-            let (_, metadata) = checkpoint::read_metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
-            xboard_variant(&metadata.layout.variant).with_context(|| format!("{} is a {} checkpoint", path.display(), metadata.layout.variant))?
+            let variant = checkpoint::variant_of(path)?;
+            xboard_variant(variant.name()).with_context(|| format!("{} is a {variant} checkpoint", path.display()))?
         }
         (None, None) => VariantId::CHU_SHOGI,
     };

@@ -12,6 +12,7 @@ mod selfcheck;
 mod selfplay;
 mod show;
 mod train;
+mod variants;
 
 use std::process::ExitCode;
 
@@ -58,6 +59,8 @@ pub enum Command {
     Usi(engines::UsiArgs),
     /// Run as an XBoard (CECP) engine for the large variants (on standard input and output).
     Xboard(engines::XboardArgs),
+    /// List the built-in variants and check and list variant files: board, pieces, drops.
+    Variants(variants::VariantsArgs),
 }
 
 /// Runs a parsed command line.
@@ -75,6 +78,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Play(args) => play::run(args),
         Command::Usi(args) => engines::run_usi(args),
         Command::Xboard(args) => engines::run_xboard(args),
+        Command::Variants(args) => variants::run(args),
     }
 }
 

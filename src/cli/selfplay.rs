@@ -10,9 +10,9 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::config::RunConfig;
+use crate::fnv;
 use crate::mcts::Model;
 use crate::nn::checkpoint;
-use crate::fnv;
 use crate::pipeline::worker::{self, WorkerRun};
 use crate::rules::VariantId;
 use crate::selfplay::runner::{self, Counters, Evaluators, SelfplayRun, Summary};

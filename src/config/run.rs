@@ -22,7 +22,8 @@ use crate::train::TrainConfig;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RunConfig {
-    /// The variant (`shogi`, `heian-dai-shogi`, `chu-shogi`, `dai-shogi`, `tenjiku-shogi`).
+    /// The variant: a built-in's name (`shogi`, `chu-shogi`, `minishogi`...) or the path of a
+    /// variant file, taken from the working directory.
     #[serde(deserialize_with = "variant_by_name", serialize_with = "variant_name")]
     pub variant: VariantId,
     /// The network's shape.
@@ -114,8 +115,12 @@ pub fn to_toml(config: &RunConfig) -> String {
     toml::to_string_pretty(config).expect("a run configuration serialises")
 }
 
+/// A built-in variant by name, a variant read from a file by its (absolute) path.
 fn variant_name<S: Serializer>(variant: &VariantId, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.serialize_str(variant.name())
+    match variant.is_embedded() {
+        true => serializer.serialize_str(variant.name()),
+        false => serializer.serialize_str(&variant.source()),
+    }
 }
 
 fn variant_by_name<'de, D: Deserializer<'de>>(deserializer: D) -> Result<VariantId, D::Error> {

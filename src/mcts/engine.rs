@@ -3,7 +3,7 @@
 //! flag, progress reports, tree reuse from move to move). Play, the protocols and the arena
 //! use it.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -26,8 +26,6 @@ pub enum ModelError {
     Checkpoint(#[from] CheckpointError),
     #[error(transparent)]
     Device(#[from] DeviceError),
-    #[error("checkpoint {path} names variant '{name}', which this program does not know")]
-    UnknownVariant { path: PathBuf, name: String },
 }
 
 /// A network served by a batching inference server.
@@ -45,11 +43,7 @@ impl Model {
         let (meta_path, metadata) = checkpoint::read_metadata(path)?;
         let variant = match expected {
             Some(variant) => variant,
-            None => metadata
-                .layout
-                .variant
-                .parse()
-                .map_err(|_| ModelError::UnknownVariant { path: meta_path.clone(), name: metadata.layout.variant.clone() })?,
+            None => checkpoint::variant_of_metadata(&meta_path, &metadata)?,
         };
         let (network, id) = Model::load_network(&meta_path, variant, inference)?;
         Ok(Model::serve(network, inference, id))

@@ -17,8 +17,8 @@ use serde::{Deserialize, Serialize};
 use tch::{Device, Kind, Tensor};
 
 use super::config::NetworkConfig;
-use crate::fnv;
 use super::network::{IoLayout, Network, NetworkError};
+use crate::fnv;
 use crate::rules::VariantId;
 
 /// Version of the metadata format.
@@ -60,6 +60,10 @@ pub enum CheckpointError {
     MissingMetadata { path: PathBuf },
     #[error("checkpoint metadata {path} is corrupted: {message}")]
     CorruptMetadata { path: PathBuf, message: String },
+    #[error("checkpoint {path} is for variant '{name}', which is not built in and has no {kept} beside it; give the variant file with --variant")]
+    UnknownVariant { path: PathBuf, name: String, kept: PathBuf },
+    #[error("checkpoint {path}: {message}")]
+    Variant { path: PathBuf, message: String },
     #[error("checkpoint {path} is for {found}, not {expected}")]
     WrongVariant { path: PathBuf, expected: String, found: String },
     #[error(
@@ -72,6 +76,11 @@ pub enum CheckpointError {
          {variant} policy map has {expected_size} (layout {expected_hash})"
     )]
     PolicyMapChanged { path: PathBuf, variant: String, expected_size: usize, expected_hash: String, found_size: usize, found_hash: String },
+    #[error(
+        "checkpoint {path} was trained on other rules of {variant} (rules hash {found_hash}, the variant file \
+         now hashes to {expected_hash}): {rules_file} changed since; train a new network or restore that file"
+    )]
+    RulesChanged { path: PathBuf, variant: String, rules_file: String, expected_hash: String, found_hash: String },
     #[error("checkpoint {path} holds a network of shape {found} but {expected} was asked for")]
     WrongShape { path: PathBuf, expected: String, found: String },
     #[error("checkpoint weights {path} are missing")]
@@ -199,6 +208,33 @@ pub fn read_metadata(path: &Path) -> Result<(PathBuf, Metadata), CheckpointError
     Ok((path, metadata))
 }
 
+/// The copy of a variant file kept in the run folder of a variant that is not built in.
+pub const VARIANT_FILE: &str = "variant.toml";
+
+/// The variant of the checkpoint at `path` (a run folder or a metadata file): the known
+/// variant its metadata names, else the variant file kept beside it ([`VARIANT_FILE`]).
+pub fn variant_of(path: &Path) -> Result<VariantId, CheckpointError> {
+    let (path, metadata) = read_metadata(path)?;
+    variant_of_metadata(&path, &metadata)
+}
+
+/// The same for metadata already read from the file `path`.
+pub fn variant_of_metadata(path: &Path, metadata: &Metadata) -> Result<VariantId, CheckpointError> {
+    let name = &metadata.layout.variant;
+    if let Some(id) = VariantId::known().into_iter().find(|id| id.name() == name) {
+        return Ok(id);
+    }
+    let kept = path.with_file_name(VARIANT_FILE);
+    if !kept.is_file() {
+        return Err(CheckpointError::UnknownVariant { path: path.to_path_buf(), name: name.clone(), kept });
+    }
+    let id = VariantId::load(&kept).map_err(|e| CheckpointError::Variant { path: path.to_path_buf(), message: e.to_string() })?;
+    match id.name() == name {
+        true => Ok(id),
+        false => Err(CheckpointError::WrongVariant { path: path.to_path_buf(), expected: name.clone(), found: id.name().to_string() }),
+    }
+}
+
 /// Checks that a checkpoint's metadata fits `variant` as this program encodes it, and the
 /// network shape `shape` when one is asked for.
 pub fn check_metadata(path: &Path, metadata: &Metadata, variant: VariantId, shape: Option<&NetworkConfig>) -> Result<(), CheckpointError> {
@@ -232,6 +268,17 @@ pub fn check_metadata(path: &Path, metadata: &Metadata, variant: VariantId, shap
             found_size: found.policy_size,
             found_hash: found.policy_hash.clone(),
         });
+    }
+    if let (Some(found_hash), Some(expected_hash)) = (&found.rules_hash, expected.rules_hash) {
+        if *found_hash != expected_hash {
+            return Err(CheckpointError::RulesChanged {
+                path,
+                variant: expected.variant,
+                rules_file: variant.source(),
+                expected_hash,
+                found_hash: found_hash.clone(),
+            });
+        }
     }
     match shape {
         Some(shape) if *shape != metadata.network => {
@@ -273,7 +320,9 @@ pub fn load(
         return Err(corrupt(format!("checksum {checksum}, the metadata says {}", metadata.weights_fnv1a64)));
     }
     let tensors = Tensor::read_safetensors(&weights_path).map_err(|e| corrupt(e.to_string()))?;
-    let network = Network::with_layout(variant, metadata.layout.clone(), &metadata.network, device)
+    // check_metadata has matched the rules (or found none recorded): the network is of these.
+    let layout = IoLayout { rules_hash: IoLayout::of(variant).rules_hash, ..metadata.layout.clone() };
+    let network = Network::with_layout(variant, layout, &metadata.network, device)
         .map_err(|source| CheckpointError::Network { path: path.clone(), source })?;
     let variables = network.var_store().variables();
     if tensors.len() != variables.len() {

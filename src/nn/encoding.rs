@@ -25,8 +25,8 @@
 //! layout; change [`ENCODING_VERSION`] when the planes change, and keep building the earlier
 //! versions' layouts ([`Encoder::with_version`]) so that their checkpoints stay usable.
 
-use crate::fnv::Fnv1a;
 use super::frame::Frame;
+use crate::fnv::Fnv1a;
 use crate::rules::attacks::AttackMap;
 use crate::rules::context::{GameContext, RECENT_MOVES};
 use crate::rules::material::Material;

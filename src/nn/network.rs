@@ -54,6 +54,12 @@ pub struct IoLayout {
     pub policy_size: usize,
     /// [`PolicyMap::hash`], 16 hex digits.
     pub policy_hash: String,
+    /// The hash of the variant's rules file ([`VariantSpec::rules_hash`], 16 hex digits).
+    /// Metadata without it (written before variants came from files) fits any rules.
+    ///
+    /// [`VariantSpec::rules_hash`]: crate::rules::VariantSpec::rules_hash
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules_hash: Option<String>,
 }
 
 impl IoLayout {
@@ -82,6 +88,7 @@ impl IoLayout {
             policy_planes: map.planes().len(),
             policy_size: map.len(),
             policy_hash: format!("{:016x}", map.hash()),
+            rules_hash: Some(format!("{:016x}", variant.spec().rules_hash)),
         })
     }
 

@@ -17,8 +17,8 @@
 //! Shogi: 66 displacements, 7 drops: 139 planes of 81 squares plus the declaration, 11260
 //! indices. Heian dai shogi: 98 displacements: 196 planes of 169 squares, 33124 indices.
 
-use crate::fnv::Fnv1a;
 use super::frame::Frame;
+use crate::fnv::Fnv1a;
 use crate::rules::shapes::MoveShapes;
 use crate::rules::{Color, Move, PieceType, Variant};
 

@@ -131,6 +131,13 @@ pub fn train(run: &TrainRun, stop: &AtomicBool, progress: &ProgressBar) -> Resul
         if store.is_none() {
             write_atomically(&run_dir.join(RUN_CONFIG), &run_config_text(config))?;
         }
+        if !variant.is_embedded() {
+            // The run's checkpoints name the variant; this copy of its rules lets them be read
+            // where the original file is not.
+            let source = std::path::PathBuf::from(variant.source());
+            let text = std::fs::read_to_string(&source).map_err(io("read", &source))?;
+            write_atomically(&run_dir.join(checkpoint::VARIANT_FILE), &text)?;
+        }
         tch::manual_seed(run.seed as i64);
         let network = on_fresh_thread(|| Network::new(variant, &config.network, device))?;
         let trainer = Trainer::new(network, Optimizer::new(&config.train), config.train, 0).map_err(TrainError::from)?;

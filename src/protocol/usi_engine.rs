@@ -1,4 +1,4 @@
-//! The USI engine for standard shogi (`shogi-zero usi`).
+//! The USI engine for standard shogi and the other variants with drops (`shogi-zero usi`).
 //!
 //! Commands: `usi`, `isready` (loads the model, then `readyok`), `setoption name N value V`,
 //! `usinewgame`, `position startpos|sfen <sfen> [moves ...]`, `go` with `btime`, `wtime`,
@@ -8,8 +8,11 @@
 //! error and otherwise ignored.
 //!
 //! Options: `USI_Hash` (accepted, unused: the tree grows as needed), `USI_Ponder` (whether
-//! `bestmove` names a move to ponder on), `ModelPath` (the checkpoint; default `--model` or the
-//! default model), `Device` (`cpu`, `cuda`, `cuda:N`), `Threads` (LibTorch's CPU threads for
+//! `bestmove` names a move to ponder on), `UCI_Variant` (the variant, by its Fairy-Stockfish
+//! name: `shogi`, `minishogi`, `judkins`; default `--variant`; a new variant starts from its
+//! start position and, unless `ModelPath` was set, with its default model), `ModelPath` (the
+//! checkpoint; default `--model` or the variant's default model), `Device` (`cpu`, `cuda`,
+//! `cuda:N`), `Threads` (LibTorch's CPU threads for
 //! the network, default 1: a search evaluates one position at a time, which more threads speed
 //! up only for large networks), `Simulations` (a cap on simulations per move, 0 for none),
 //! `ResignPercent` (resign below this expected score, 0 never), `MoveOverhead`
@@ -46,6 +49,8 @@ use crate::rules::{Color, Game, Move, Position, VariantId};
 /// What the command line sets before the protocol starts.
 #[derive(Clone, Debug)]
 pub struct UsiSettings {
+    /// `UCI_Variant`'s default: a variant with drops.
+    pub variant: VariantId,
     /// The checkpoint (`ModelPath`'s default); the default model when `None`.
     pub model: Option<PathBuf>,
     /// `Device`'s default.
@@ -61,9 +66,9 @@ pub struct UsiSettings {
 
 /// Runs the USI engine on the lines of `input`, writing to `out`, until `quit` or the end of input.
 pub fn run(settings: &UsiSettings, input: Receiver<String>, out: &mut dyn Write) -> io::Result<()> {
-    let model_path = settings.model.clone().or_else(|| model::default_model(VariantId::SHOGI));
     let options = Options {
-        model_path: model_path.map(|p| p.display().to_string()).unwrap_or_default(),
+        variant: settings.variant,
+        model_path: settings.model.as_ref().map(|p| p.display().to_string()),
         device: settings.device,
         threads: 1,
         simulations: settings.simulations,
@@ -73,7 +78,7 @@ pub fn run(settings: &UsiSettings, input: Receiver<String>, out: &mut dyn Write)
         capture_utility: settings.capture_utility,
     };
     let mut usi =
-        Usi { out, options, search_config: settings.search, loaded: None, game: new_game(Position::start(VariantId::SHOGI)), search: None };
+        Usi { out, options, search_config: settings.search, loaded: None, game: new_game(Position::start(settings.variant)), search: None };
     let result = serve(&mut usi, &input);
     usi.abort_search();
     result
@@ -82,7 +87,9 @@ pub fn run(settings: &UsiSettings, input: Receiver<String>, out: &mut dyn Write)
 /// The option values.
 #[derive(Clone, Debug)]
 struct Options {
-    model_path: String,
+    variant: VariantId,
+    /// The checkpoint `ModelPath` names; `None` for the variant's default model.
+    model_path: Option<String>,
     device: DeviceChoice,
     threads: u32,
     simulations: u32,
@@ -95,6 +102,8 @@ struct Options {
 /// What a loaded searcher was loaded with.
 #[derive(Clone, Debug, PartialEq)]
 struct LoadKey {
+    variant: VariantId,
+    /// Empty when there is no model to load.
     path: String,
     device: DeviceChoice,
     threads: u32,
@@ -206,12 +215,15 @@ impl Usi<'_> {
 
     fn usi(&mut self) -> io::Result<()> {
         let o = self.options.clone();
-        let path = if o.model_path.is_empty() { "<empty>" } else { o.model_path.as_str() };
+        let path = o.model_path().unwrap_or_else(|| "<empty>".to_string());
+        let variants: Vec<&str> = usi_variants().into_iter().map(|(name, _)| name).collect();
+        let variant = o.variant.spec().usi_variant.unwrap_or(o.variant.name());
         let lines = [
             format!("id name shogi-zero {}", env!("CARGO_PKG_VERSION")),
             "id author the shogi-zero authors".to_string(),
             "option name USI_Hash type spin default 256 min 1 max 1048576".to_string(),
             format!("option name USI_Ponder type check default {}", o.ponder),
+            format!("option name UCI_Variant type combo default {variant} var {}", variants.join(" var ")),
             format!("option name ModelPath type filename default {path}"),
             format!("option name Device type string default {}", o.device),
             format!("option name Threads type spin default {} min 1 max 1024", o.threads),
@@ -243,18 +255,18 @@ impl Usi<'_> {
     /// Loads the model the options name, unless it is loaded already, and warms it up.
     fn ensure_loaded(&mut self) -> Result<(), String> {
         let o = &self.options;
-        let key = LoadKey { path: o.model_path.clone(), device: o.device, threads: o.threads };
+        let key = LoadKey { variant: o.variant, path: o.model_path().unwrap_or_default(), device: o.device, threads: o.threads };
         if self.loaded.as_ref().is_some_and(|(loaded, _)| *loaded == key) {
             return Ok(());
         }
         self.loaded = None;
         if key.path.is_empty() {
-            let looked = model::default_locations(VariantId::SHOGI);
-            return Err(model::NoModel { variant: VariantId::SHOGI, looked }.to_string());
+            let looked = model::default_locations(key.variant);
+            return Err(model::NoModel { variant: key.variant, looked }.to_string());
         }
         tch::set_num_threads(key.threads.min(i32::MAX as u32) as i32);
-        let mut searcher = Searcher::load(std::path::Path::new(&key.path), VariantId::SHOGI, key.device, 0).map_err(|e| e.to_string())?;
-        searcher.start(new_game(Position::start(VariantId::SHOGI)), Limits::simulations(1));
+        let mut searcher = Searcher::load(std::path::Path::new(&key.path), key.variant, key.device, 0).map_err(|e| e.to_string())?;
+        searcher.start(new_game(Position::start(key.variant)), Limits::simulations(1));
         if let Some(Err(e)) = searcher.wait() {
             return Err(format!("the model does not run: {e}"));
         }
@@ -283,7 +295,12 @@ impl Usi<'_> {
         match name.to_ascii_lowercase().as_str() {
             "usi_hash" => {}
             "usi_ponder" => o.ponder = value.parse::<bool>().map_err(|_| format!("'{value}' is not true or false"))?,
-            "modelpath" => o.model_path = if value == "<empty>" { String::new() } else { value },
+            "uci_variant" => {
+                let variant = usi_variants().into_iter().find(|&(name, _)| name == value).map(|(_, id)| id);
+                o.variant = variant.ok_or_else(|| format!("'{value}' is not a variant this engine plays"))?;
+                self.game = new_game(Position::start(o.variant));
+            }
+            "modelpath" => o.model_path = Some(if value == "<empty>" { String::new() } else { value }),
             "device" => o.device = value.parse().map_err(|e| format!("{e}"))?,
             "threads" => o.threads = number(1024)?.max(1) as u32,
             "simulations" => o.simulations = number(100_000_000)? as u32,
@@ -296,7 +313,7 @@ impl Usi<'_> {
     }
 
     fn position(&mut self, args: &[&str]) {
-        let (game, error) = read_position(args);
+        let (game, error) = read_position(self.options.variant, args);
         if let Some(e) = error {
             eprintln!("usi: position {}: {e}", args.join(" "));
         }
@@ -485,12 +502,29 @@ fn info_line(game: &Game, info: &SearchInfo) -> String {
     line
 }
 
-/// Reads `position` arguments: the game (as far as its moves are legal) and what was wrong.
-fn read_position(args: &[&str]) -> (Option<Game>, Option<String>) {
+/// The variants this engine plays, by their USI names: the known variants with drops.
+fn usi_variants() -> Vec<(&'static str, VariantId)> {
+    VariantId::known().into_iter().filter(|id| id.spec().drops).map(|id| (id.spec().usi_variant.unwrap_or(id.name()), id)).collect()
+}
+
+impl Options {
+    /// The checkpoint to load: `ModelPath`, else the variant's default model.
+    fn model_path(&self) -> Option<String> {
+        match &self.model_path {
+            Some(path) if path.is_empty() => None,
+            Some(path) => Some(path.clone()),
+            None => model::default_model(self.variant).map(|p| p.display().to_string()),
+        }
+    }
+}
+
+/// Reads `position` arguments of `variant`: the game (as far as its moves are legal) and what
+/// was wrong.
+fn read_position(variant: VariantId, args: &[&str]) -> (Option<Game>, Option<String>) {
     let moves_at = args.iter().position(|&w| w == "moves").unwrap_or(args.len());
     let start = match args[..moves_at] {
-        ["startpos"] => Position::start(VariantId::SHOGI),
-        ["sfen", ref fields @ ..] => match sfen::parse(VariantId::SHOGI.variant(), &fields.join(" ")) {
+        ["startpos"] => Position::start(variant),
+        ["sfen", ref fields @ ..] => match sfen::parse(variant.variant(), &fields.join(" ")) {
             Ok(pos) => pos,
             Err(e) => return (None, Some(e.to_string())),
         },
@@ -558,16 +592,16 @@ mod tests {
 
     #[test]
     fn positions_with_moves_and_errors() {
-        let (game, error) = read_position(&["startpos", "moves", "7g7f", "3c3d"]);
+        let (game, error) = read_position(VariantId::SHOGI, &["startpos", "moves", "7g7f", "3c3d"]);
         assert_eq!((game.unwrap().ply(), error), (2, None));
-        let (game, error) = read_position(&["sfen", "4k4/9/4P4/9/9/9/9/9/4K4", "b", "G", "1", "moves", "G*5b"]);
+        let (game, error) = read_position(VariantId::SHOGI, &["sfen", "4k4/9/4P4/9/9/9/9/9/4K4", "b", "G", "1", "moves", "G*5b"]);
         assert_eq!(game.unwrap().outcome().map(|o| o.winner), Some(Some(Color::Black)));
         assert_eq!(error, None);
-        let (game, error) = read_position(&["startpos", "moves", "7g7f", "7g7f"]);
+        let (game, error) = read_position(VariantId::SHOGI, &["startpos", "moves", "7g7f", "7g7f"]);
         assert_eq!(game.unwrap().ply(), 1);
         assert!(error.unwrap().contains("'7g7f'"));
         for bad in [&["sfen", "nonsense"][..], &["moves"], &[], &["startpos", "extra"]] {
-            let (game, error) = read_position(bad);
+            let (game, error) = read_position(VariantId::SHOGI, bad);
             assert!(game.is_none() && error.is_some(), "{bad:?}");
         }
     }

@@ -309,10 +309,16 @@ impl VariantFile {
         }
         let rules = &self.rules;
         if rules.zone_depth == 0 || rules.zone_depth > self.size / 2 {
-            return Err(error("[rules], key `zone_depth`".into(), format!("{} is not a depth from 1 to half the board ({})", rules.zone_depth, self.size / 2)));
+            return Err(error(
+                "[rules], key `zone_depth`".into(),
+                format!("{} is not a depth from 1 to half the board ({})", rules.zone_depth, self.size / 2),
+            ));
         }
         if self.pieces.is_empty() || self.pieces.len() > MAX_FACES / 2 {
-            return Err(error("[[pieces]]".into(), format!("{} rows; a variant has 1 to {} piece types", self.pieces.len(), MAX_FACES / 2)));
+            return Err(error(
+                "[[pieces]]".into(),
+                format!("{} rows; a variant has 1 to {} piece types", self.pieces.len(), MAX_FACES / 2),
+            ));
         }
         let mut pieces = Vec::with_capacity(self.pieces.len());
         for (i, row) in self.pieces.iter().enumerate() {
@@ -334,7 +340,14 @@ impl VariantFile {
                     Some(Promotion { name: leak(&p.name), movement, royal: p.royal })
                 }
             };
-            pieces.push(PieceSpec { name: leak(&row.name), abbr: leak(&row.abbr), movement, promotion, royal: row.royal, points: row.points });
+            pieces.push(PieceSpec {
+                name: leak(&row.name),
+                abbr: leak(&row.abbr),
+                movement,
+                promotion,
+                royal: row.royal,
+                points: row.points,
+            });
         }
         if !pieces.iter().any(|p| p.royal) {
             return Err(error("[[pieces]]".into(), "no row is royal (`royal = true`): the game could not be won".into()));
@@ -406,7 +419,12 @@ fn to_movement(m: &MovesTable, place: &Place, table: &str) -> Result<Movement, (
     for r in &m.range {
         match r.max {
             Some(max) if (2..UNLIMITED).contains(&max) && !r.dirs.is_empty() => rides.push(Ride { dirs: directions(&r.dirs), range: max }),
-            _ => return Err((at("range"), "each entry needs `dirs` and a `max` of 2 or more (a step is `step`, an unlimited ride `slide`)".into())),
+            _ => {
+                return Err((
+                    at("range"),
+                    "each entry needs `dirs` and a `max` of 2 or more (a step is `step`, an unlimited ride `slide`)".into(),
+                ))
+            }
         }
     }
     let mut skip_rides = Vec::new();
@@ -456,9 +474,12 @@ fn to_movement(m: &MovesTable, place: &Place, table: &str) -> Result<Movement, (
 /// Reads and checks the variant file at `path`.
 pub fn read(path: &Path) -> Result<(VariantFile, VariantSpec), VariantFileError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| VariantFileError { file: file.clone(), place: "reading".into(), message: e.to_string() })?;
+    let text = std::fs::read_to_string(path).map_err(|e| VariantFileError {
+        file: file.clone(),
+        place: "reading".into(),
+        message: e.to_string(),
+    })?;
     let parsed = parse(&file, &text)?;
     let spec = parsed.to_spec(&file)?;
     Ok((parsed, spec))
 }
-

@@ -8,8 +8,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::layout::{self, LatestRecord};
 use super::{Store, StoreError};
-use crate::nn::checkpoint;
 use crate::fnv;
+use crate::nn::checkpoint;
 
 /// The files of checkpoint `step` in a run folder, in upload order (the metadata last: a
 /// checkpoint folder with metadata is complete).

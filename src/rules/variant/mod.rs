@@ -141,6 +141,11 @@ impl VariantId {
         (0..registry::embedded_count()).map(VariantId::from_index).collect()
     }
 
+    /// Every variant the process knows: the embedded ones, then the files read so far.
+    pub fn known() -> Vec<VariantId> {
+        (0..registry::names().len()).map(VariantId::from_index).collect()
+    }
+
     pub(crate) fn from_index(index: usize) -> VariantId {
         VariantId(index as u8)
     }

@@ -83,7 +83,7 @@ pub(super) fn find(name: &str) -> Option<VariantId> {
 /// rules.
 pub(super) fn load(path: &Path) -> Result<VariantId, VariantError> {
     let (_, spec) = variant_file::read(path)?;
-    let source = path.display().to_string();
+    let source = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()).display().to_string();
     let mut entries = entries();
     if let Some(index) = entries.iter().position(|e| e.spec.name == spec.name) {
         let known = &entries[index];
