@@ -9,8 +9,8 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use shogi_zero::rules::notation::{coord, sfen};
-use shogi_zero::rules::perft::{divide, make_and_generate, perft};
-use shogi_zero::rules::{Move, Position, VariantId};
+use shogi_zero::rules::perft::{divide, make_and_generate, perft, perft_with_pawn_drop_mates};
+use shogi_zero::rules::{Position, VariantId};
 
 /// Rows with more nodes than this and depth above [`DEFAULT_MAX_DEPTH`] run only in the deep suite.
 const DEFAULT_MAX_NODES: u64 = 30_000_000;
@@ -182,11 +182,19 @@ fn tables_are_well_formed_and_cover_the_implemented_variants() {
         assert!(deepest >= Some(5), "fairy-stockfish.tsv must count {name} to depth 5 at least");
     }
     for row in rows.iter().chain(&shogi).chain(&fairy) {
-        assert!(row.depth >= 1 && row.nodes >= 1, "{}: depth and nodes must be positive", row.describe());
-        // Every position of the tables must parse, and write back as the table writes it.
+        // Only a position without a legal move (a depth-1 row) counts 0.
+        assert!(row.depth >= 1 && (row.nodes >= 1 || row.depth == 1), "{}: depth and nodes must be positive", row.describe());
+        // Every position of the tables must parse, and write back as the table writes it
+        // (Fairy-Stockfish lists a hand in its own order: the same position when read back).
         let pos = row.position();
         if let Some(text) = &row.sfen {
-            assert_eq!(&sfen::write(&pos), text, "{}: position does not write back as written", row.describe());
+            let written = sfen::write(&pos);
+            if row.origin.starts_with("fairy-stockfish.tsv") {
+                let again = sfen::parse(row.variant.variant(), &written).expect("our writing parses");
+                assert_eq!(again.hash(), pos.hash(), "{}: position does not read back as written", row.describe());
+            } else {
+                assert_eq!(&written, text, "{}: position does not write back as written", row.describe());
+            }
         }
     }
     // Well-known check values from the rules files.
@@ -266,52 +274,11 @@ fn shogi_tsv_yaneuraou_bench_3() {
 /// The default rows of fairy-stockfish.tsv for the variant named `name`.
 fn check_fairy(name: &str) {
     let rows: Vec<Row> = default_rows(fairy_rows()).into_iter().filter(|r| r.variant.name() == name).collect();
-    check_counted(&rows, fairy_perft);
+    check_counted(&rows, perft_with_pawn_drop_mates);
 }
 
-/// Perft as Fairy-Stockfish counts it. Where a pawn drop would mate, these rules make the drop
-/// illegal (uchifuzume); Fairy-Stockfish lets it be played and scores the mate as a loss for the
-/// side that dropped (`shogiPawnDropMateIllegal`, applied to the result, not to move generation).
-/// The mated side has no move, so its counts differ from ours by exactly the mating pawn drops of
-/// the last ply: this adds them.
-fn fairy_perft(pos: &Position, depth: u32) -> u64 {
-    if depth <= 1 {
-        return perft(pos, depth) + if depth == 1 { pawn_drop_mates(pos) } else { 0 };
-    }
-    pos.legal_moves().iter().map(|&mv| fairy_perft(&pos.after(mv).expect("a legal move"), depth - 1)).sum()
-}
-
-/// The pawn drops of the side to move that our rules reject only because they mate: the drop
-/// is not on a file holding one of its own unpromoted pawns, does not leave its king in check,
-/// checks the other king and leaves it no legal move.
-fn pawn_drop_mates(pos: &Position) -> u64 {
-    let variant = pos.variant();
-    let us = pos.side_to_move();
-    let Some(pawn) = variant.pawn else { return 0 };
-    if pos.hand(us, pawn) == 0 {
-        return 0;
-    }
-    let legal = pos.legal_moves();
-    let squares = variant.geometry.squares();
-    let pawn_files: Vec<usize> = squares
-        .iter()
-        .filter(|&&sq| pos.piece_at(sq).is_some_and(|p| p.color == us && p.ptype == pawn && !p.promoted))
-        .map(|&sq| variant.geometry.file(sq))
-        .collect();
-    let mut mates = 0;
-    for &to in squares {
-        let drop = Move::Drop { piece: pawn, to };
-        if pos.piece_at(to).is_some() || pawn_files.contains(&variant.geometry.file(to)) || legal.contains(&drop) {
-            continue;
-        }
-        let after = pos.after_unchecked(drop);
-        if !after.in_check(us) && after.in_check(us.opponent()) && !after.has_legal_move() {
-            mates += 1;
-        }
-    }
-    mates
-}
-
+/// Fairy-Stockfish counts a pawn drop that mates, which these rules forbid:
+/// [`perft_with_pawn_drop_mates`] adds it.
 #[test]
 fn fairy_count_adds_the_mating_pawn_drop_that_our_rules_forbid() {
     // After 4e4d 1b3b 2e1d from random walk 3 of fairy-stockfish.tsv, White's P*4c mates.
@@ -322,10 +289,17 @@ fn fairy_count_adds_the_mating_pawn_drop_that_our_rules_forbid() {
     }
     let drop = coord::parse_unchecked(variant.variant(), "P*4c").expect("a drop");
     assert!(!pos.is_legal(drop), "P*4c mates, so these rules forbid it");
-    assert!(!pos.after_unchecked(drop).has_legal_move(), "P*4c leaves Black no move");
-    assert_eq!(pawn_drop_mates(&pos), 1);
-    assert_eq!(fairy_perft(&pos, 1), perft(&pos, 1) + 1);
-    assert_eq!(pawn_drop_mates(&Position::start(variant)), 0);
+    let after = pos.after_unchecked(drop);
+    assert!(after.in_check(after.side_to_move()) && !after.has_legal_move(), "P*4c checks and leaves Black no move");
+    assert_eq!(pos.pawn_drop_mates(), 1);
+    assert_eq!(perft_with_pawn_drop_mates(&pos, 1), perft(&pos, 1) + 1);
+    // At depth 2, the mating drops after each reply are added.
+    assert_eq!(
+        perft_with_pawn_drop_mates(&pos, 2),
+        perft(&pos, 2) + pos.legal_moves().iter().map(|&m| pos.after(m).unwrap().pawn_drop_mates() as u64).sum::<u64>()
+    );
+    assert_eq!(Position::start(variant).pawn_drop_mates(), 0);
+    assert_eq!(perft_with_pawn_drop_mates(&Position::start(variant), 4), perft(&Position::start(variant), 4));
 }
 
 #[test]
@@ -361,7 +335,7 @@ fn deep_every_row() {
     let mut rows = startpos_rows();
     rows.extend(shogi_rows());
     check(&rows);
-    check_counted(&fairy_rows(), fairy_perft);
+    check_counted(&fairy_rows(), perft_with_pawn_drop_mates);
 }
 
 /// The tables of the project's shared references (startpos.tsv, shogi.tsv) are identical

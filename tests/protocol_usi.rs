@@ -363,11 +363,11 @@ fn uci_variant_plays_minishogi() {
     }
     engine.send("isready");
     engine.expect("readyok", LONG);
-    engine.send("position startpos moves 2e2d");
+    engine.send("position startpos moves 5d5c");
     engine.send("go nodes 20");
     let start = Position::start(minishogi);
     let mut game = Game::new(start.clone(), GameRules::default_for(start.variant()));
-    game.play_text("2e2d").unwrap();
+    game.play_text("5d5c").unwrap();
     check_bestmove(&engine.expect("bestmove", LONG), &game);
     engine.send("quit");
     assert!(engine.wait(LONG).success());

@@ -246,7 +246,7 @@ fn quick_config(dir: &Path, variant: &Path) -> PathBuf {
     let text = format!("variant = \"{}\"\n{tiny}", variant.display())
         .replace("total_steps = 100000", "total_steps = 10")
         .replace("checkpoint_every = 50", "checkpoint_every = 5")
-        .replace("min_window_positions = 500", "min_window_positions = 64")
+        .replace("min_window_positions = 500", "min_window_positions = 128")
         .replace("ply_cap = 150", "ply_cap = 40")
         .replace("simulations = 16", "simulations = 8")
         .replace("fast_simulations = 8", "fast_simulations = 4");
@@ -259,7 +259,7 @@ fn quick_config(dir: &Path, variant: &Path) -> PathBuf {
 fn a_variant_file_works_end_to_end_from_the_command_line() {
     let scratch = Scratch::new("variant-file-cli");
     let file = scratch.0.join("my-mini.toml");
-    std::fs::write(&file, edited("my-mini", "ply_cap = 256", "ply_cap = 256")).unwrap();
+    std::fs::write(&file, edited("my-mini", "usi_variant = \"minishogi\"\n", "")).unwrap();
     let file_arg = file.to_str().unwrap();
 
     // `variants` lists the built-in variants, then the file.
@@ -325,6 +325,32 @@ fn a_variant_file_works_end_to_end_from_the_command_line() {
     assert!(std::fs::read_dir(&games).unwrap().count() > 0, "self-play wrote its games");
     let summary = ok(&["arena", "--variant", file_arg, "--player", run_arg, "--player", "random", "--games", "2", "--sims", "4"]);
     assert!(summary.contains("2 games of my-mini"), "{summary}");
+
+    // A game in the terminal: one move of ours, the network's answer.
+    let mut play = std::process::Command::new(env!("CARGO_BIN_EXE_shogi-zero"))
+        .args(["play", "--variant", file_arg, "--model", run_arg, "--sims", "4"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("play starts");
+    std::io::Write::write_all(&mut play.stdin.take().unwrap(), b"5d5c\nquit\n").unwrap();
+    let out = play.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("Last move: 5d5c") && text.contains("The engine plays "), "{text}");
+
+    // A USI engine of the variant, which it names by the file's name (it has no usi_variant).
+    let mut usi = std::process::Command::new(env!("CARGO_BIN_EXE_shogi-zero"))
+        .args(["usi", "--variant", file_arg, "--model", run_arg])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("usi starts");
+    std::io::Write::write_all(&mut usi.stdin.take().unwrap(), b"usi\nisready\nquit\n").unwrap();
+    let out = usi.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("option name UCI_Variant type combo default my-mini ") && text.contains("readyok"), "{text}");
 
     // The same file with other rules: the checkpoint is refused, naming the file.
     std::fs::write(&file, std::fs::read_to_string(&file).unwrap().replacen("zone_depth = 1", "zone_depth = 2", 1)).unwrap();

@@ -25,7 +25,8 @@ const RANDOM_OPENING_PLIES: u32 = 4;
 
 #[derive(Debug, Args)]
 pub struct AnchorsArgs {
-    /// Variant name (shogi, heian-dai-shogi, chu-shogi, dai-shogi, tenjiku-shogi).
+    /// A built-in variant (shogi, minishogi, judkins-shogi, heian-dai-shogi, chu-shogi, dai-shogi,
+    /// tenjiku-shogi; `shogi-zero variants` lists them) or the path of a variant file.
     #[arg(long)]
     variant: String,
     /// The model's folder (a run folder such as models/shogi/default); the results are written

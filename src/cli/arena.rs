@@ -26,7 +26,8 @@ const DEFAULT_LADDER_GAMES: u32 = 20;
 pub struct ArenaArgs {
     #[command(subcommand)]
     command: Option<ArenaCommand>,
-    /// Variant name (shogi, heian-dai-shogi, chu-shogi, dai-shogi, tenjiku-shogi).
+    /// A built-in variant (shogi, minishogi, judkins-shogi, heian-dai-shogi, chu-shogi, dai-shogi,
+    /// tenjiku-shogi; `shogi-zero variants` lists them) or the path of a variant file.
     #[arg(long, required = true)]
     variant: Option<String>,
     /// A player, given twice: random, alphabeta:<depth>, usi:<command>[?key=value&...],

@@ -24,7 +24,7 @@ use crate::mcts::SearchConfig;
 use crate::nn::device::{DeviceChoice, DeviceError};
 use crate::rules::{Game, GameRules, Position, VariantId};
 
-/// Self-play reinforcement learning for shogi and its large historical variants.
+/// Self-play reinforcement learning for shogi, its large historical variants and variants from files.
 #[derive(Debug, Parser)]
 #[command(name = "shogi-zero", version, about)]
 pub struct Cli {
@@ -55,7 +55,7 @@ pub enum Command {
     Anchors(anchors::AnchorsArgs),
     /// Play a game against a model in the terminal.
     Play(play::PlayArgs),
-    /// Run as a USI engine for standard shogi (on standard input and output).
+    /// Run as a USI engine for shogi and the other variants with drops (on standard input and output).
     Usi(engines::UsiArgs),
     /// Run as an XBoard (CECP) engine for the large variants (on standard input and output).
     Xboard(engines::XboardArgs),
@@ -98,7 +98,8 @@ fn stop_on_signals() -> anyhow::Result<std::sync::Arc<std::sync::atomic::AtomicB
 /// Selects a position: a variant, an optional start position and moves played from it.
 #[derive(Debug, Args)]
 pub struct PositionArgs {
-    /// Variant name (shogi, heian-dai-shogi, chu-shogi, dai-shogi, tenjiku-shogi).
+    /// A built-in variant (shogi, minishogi, judkins-shogi, heian-dai-shogi, chu-shogi, dai-shogi,
+    /// tenjiku-shogi; `shogi-zero variants` lists them) or the path of a variant file.
     #[arg(long)]
     pub variant: String,
     /// Start position in (generalised) SFEN instead of the variant's start position.

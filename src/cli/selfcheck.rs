@@ -9,11 +9,12 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::rules::notation::sfen;
-use crate::rules::perft::perft;
+use crate::rules::perft::{perft, perft_with_pawn_drop_mates};
 use crate::rules::{Position, VariantId};
 
 const START_POSITIONS: &str = include_str!("../../tests/perft/startpos.tsv");
 const SHOGI_POSITIONS: &str = include_str!("../../tests/perft/shogi.tsv");
+const FAIRY_POSITIONS: &str = include_str!("../../tests/perft/fairy-stockfish.tsv");
 
 #[derive(Debug, Args)]
 pub struct SelfcheckArgs {
@@ -29,6 +30,8 @@ struct Row {
     depth: u32,
     nodes: u64,
     name: String,
+    /// Counted as Fairy-Stockfish counts, the mating pawn drops included.
+    fairy: bool,
 }
 
 fn rows() -> anyhow::Result<(Vec<Row>, usize)> {
@@ -41,12 +44,18 @@ fn rows() -> anyhow::Result<(Vec<Row>, usize)> {
             continue;
         };
         let name = format!("{} start", f[0]);
-        rows.push(Row { variant, sfen: None, depth: f[1].parse()?, nodes: f[2].parse()?, name });
+        rows.push(Row { variant, sfen: None, depth: f[1].parse()?, nodes: f[2].parse()?, name, fairy: false });
     }
     for line in SHOGI_POSITIONS.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
         let f: Vec<&str> = line.split('\t').collect();
         let (depth, nodes) = (f[1].parse()?, f[2].parse()?);
-        rows.push(Row { variant: VariantId::SHOGI, sfen: Some(f[0].to_string()), depth, nodes, name: f[3].to_string() });
+        rows.push(Row { variant: VariantId::SHOGI, sfen: Some(f[0].to_string()), depth, nodes, name: f[3].to_string(), fairy: false });
+    }
+    for line in FAIRY_POSITIONS.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let (variant, depth, nodes) = (f[0].parse()?, f[2].parse()?, f[3].parse()?);
+        let name = format!("{} {}", f[0], f[4]);
+        rows.push(Row { variant, sfen: Some(f[1].to_string()), depth, nodes, name, fairy: true });
     }
     Ok((rows, unimplemented))
 }
@@ -66,7 +75,7 @@ pub fn run(args: SelfcheckArgs) -> anyhow::Result<ExitCode> {
             None => Position::start(row.variant),
             Some(text) => sfen::parse(row.variant.variant(), text)?,
         };
-        let got = perft(&pos, row.depth);
+        let got = if row.fairy { perft_with_pawn_drop_mates(&pos, row.depth) } else { perft(&pos, row.depth) };
         if got == row.nodes {
             passed += 1;
         } else {

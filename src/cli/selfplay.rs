@@ -21,7 +21,7 @@ use crate::store::Store;
 
 #[derive(Debug, Args)]
 pub struct SelfplayArgs {
-    /// Variant name.
+    /// A built-in variant (`shogi-zero variants` lists them) or the path of a variant file.
     #[arg(long)]
     variant: String,
     /// Checkpoint: a metadata file (`step-N.json`) or a run folder (its `latest`).

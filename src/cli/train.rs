@@ -16,7 +16,7 @@ use crate::store::{layout, run_config, Created, Store};
 
 #[derive(Debug, Args)]
 pub struct TrainArgs {
-    /// Variant name.
+    /// A built-in variant (`shogi-zero variants` lists them) or the path of a variant file.
     #[arg(long)]
     variant: String,
     /// Run configuration. A new run defaults to `configs/<variant>-cpu.toml`; a resumed run

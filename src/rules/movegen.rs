@@ -22,6 +22,21 @@ impl Position {
 
     /// Replaces the contents of `out` with the legal moves of the side to move.
     pub fn legal_moves_into(&self, out: &mut MoveList) {
+        self.generate(out, true);
+    }
+
+    /// How many pawn drops of the side to move would mate: illegal here (uchifuzume), while
+    /// engines that generate them and score them as lost (Fairy-Stockfish) count them as moves.
+    pub fn pawn_drop_mates(&self) -> usize {
+        let (mut all, mut legal) = (MoveList::with_capacity(128), MoveList::with_capacity(128));
+        self.generate(&mut all, false);
+        self.generate(&mut legal, true);
+        all.len() - legal.len()
+    }
+
+    /// The legal moves into `out`, a pawn drop that mates among them unless `no_pawn_drop_mate`.
+    #[inline]
+    fn generate(&self, out: &mut MoveList, no_pawn_drop_mate: bool) {
         out.clear();
         let v = self.variant();
         let us = self.side_to_move();
@@ -32,14 +47,16 @@ impl Position {
                 self.board_moves(out, Some((king, &safety)));
                 if safety.checkers < 2 {
                     let pawn_drop_check = self.drop_moves(out, |to| safety.answers_check(to));
-                    self.remove_pawn_drop_mate(out, pawn_drop_check);
+                    if no_pawn_drop_mate {
+                        self.remove_pawn_drop_mate(out, pawn_drop_check);
+                    }
                 }
             }
             _ => {
                 self.board_moves(out, None);
                 if v.spec.drops {
                     let pawn_drop_check = self.drop_moves(out, |_| true);
-                    if v.spec.legality == Legality::SelfCheckIllegal {
+                    if no_pawn_drop_mate && v.spec.legality == Legality::SelfCheckIllegal {
                         self.remove_pawn_drop_mate(out, pawn_drop_check);
                     }
                 }

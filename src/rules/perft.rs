@@ -13,6 +13,33 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     count(&mut pos, depth, &mut lists)
 }
 
+/// Perft as Fairy-Stockfish counts it. A pawn drop that would mate is illegal here
+/// (uchifuzume); Fairy-Stockfish generates it and scores the position after it as lost for the
+/// side that dropped. The mated side has no move, so the two counts differ by exactly the
+/// mating pawn drops of the last ply, which this adds.
+pub fn perft_with_pawn_drop_mates(pos: &Position, depth: u32) -> u64 {
+    fn walk(pos: &mut Position, depth: u32, lists: &mut [MoveList]) -> u64 {
+        let (list, deeper) = lists.split_first_mut().expect("one list per ply");
+        pos.legal_moves_into(list);
+        if depth == 1 {
+            return (list.len() + pos.pawn_drop_mates()) as u64;
+        }
+        let mut nodes = 0;
+        for &mv in list.iter() {
+            let undo = pos.play_unchecked(mv);
+            nodes += walk(pos, depth - 1, deeper);
+            pos.unmake(mv, undo);
+        }
+        nodes
+    }
+    if depth == 0 {
+        return 1;
+    }
+    let mut pos = pos.clone();
+    let mut lists = vec![MoveList::with_capacity(256); depth as usize];
+    walk(&mut pos, depth, &mut lists)
+}
+
 /// The perft count below each legal move of `pos`, in move generation order; the first moves'
 /// subtrees are counted in parallel.
 pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
