@@ -357,3 +357,19 @@ fn a_variant_file_works_end_to_end_from_the_command_line() {
     let err = fails(&["arena", "--variant", file_arg, "--player", run_arg, "--player", "random", "--games", "2", "--sims", "4"]);
     assert!(err.contains("trained on other rules of my-mini") && err.contains("my-mini.toml"), "{err}");
 }
+
+/// A variant without a recipe of its own trains by the reference CPU recipe at its ply cap.
+#[test]
+fn a_variant_without_a_recipe_takes_the_reference_cpu_recipe() {
+    use shogi_zero::config::RunConfig;
+
+    let judkins: VariantId = "judkins-shogi".parse().unwrap();
+    let (config, path) = RunConfig::load_or_default(None, judkins).expect("the reference recipe reads");
+    assert_eq!(path, Path::new("configs/recipes/cpu.toml"));
+    assert_eq!(config.variant, judkins);
+    assert_eq!(config.selfplay.ply_cap, judkins.spec().default_ply_cap);
+    let minishogi: VariantId = "minishogi".parse().unwrap();
+    let (config, path) = RunConfig::load_or_default(None, minishogi).expect("minishogi's recipe reads");
+    assert_eq!(path, Path::new("configs/minishogi-cpu.toml"));
+    assert_eq!((config.variant, config.network.blocks, config.network.channels), (minishogi, 4, 48));
+}

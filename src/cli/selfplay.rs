@@ -68,8 +68,7 @@ pub fn run(args: SelfplayArgs) -> anyhow::Result<ExitCode> {
     let (Some(model), Some(games), Some(out)) = (args.model.clone(), args.games, args.out.clone()) else {
         anyhow::bail!("--model, --games and --out are needed without --store");
     };
-    let config_path = args.config.unwrap_or_else(|| RunConfig::default_path(variant));
-    let config = RunConfig::load(&config_path)?;
+    let (config, config_path) = RunConfig::load_or_default(args.config.as_deref(), variant)?;
     if config.variant != variant {
         anyhow::bail!("config {} is for {}, not {}", config_path.display(), config.variant.name(), variant.name());
     }

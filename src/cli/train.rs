@@ -49,13 +49,13 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
     let store = args.store.as_deref().map(Store::open).transpose()?.map(Arc::new);
     let kept = run_dir.join(RUN_CONFIG);
     let config_path = match args.config {
-        Some(path) => path,
-        None if kept.exists() && store.is_none() => kept,
-        None => RunConfig::default_path(variant),
+        Some(path) => Some(path),
+        None if kept.exists() && store.is_none() => Some(kept),
+        None => None,
     };
-    let config = match &store {
-        Some(store) => store_config(store, &config_path, &run_dir)?,
-        None => RunConfig::load(&config_path)?,
+    let (config, config_path) = match &store {
+        Some(store) => store_config(store, config_path.as_deref(), variant, &run_dir)?,
+        None => RunConfig::load_or_default(config_path.as_deref(), variant)?,
     };
     if config.variant != variant {
         bail!("config {} is for {}, not {}", config_path.display(), config.variant.name(), variant.name());
@@ -98,16 +98,16 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The run's configuration in the store: the store's own when it holds a run, else the one at
-/// `config_path`, written there first.
-fn store_config(store: &Store, config_path: &Path, run_dir: &Path) -> anyhow::Result<RunConfig> {
+/// The run's configuration in the store, and where it came from: the store's own when it
+/// holds a run, else the one at `config_path` (or the variant's default), written there first.
+fn store_config(store: &Store, config_path: Option<&Path>, variant: VariantId, run_dir: &Path) -> anyhow::Result<(RunConfig, PathBuf)> {
     if store.get(layout::CONFIG)?.is_some() {
-        return Ok(run_config::fetch(store, run_dir)?);
+        return Ok((run_config::fetch(store, run_dir)?, run_dir.join(RUN_CONFIG)));
     }
-    let config = RunConfig::load(config_path)?;
+    let (config, config_path) = RunConfig::load_or_default(config_path, variant)?;
     let (stored, created) = run_config::publish(store, &config, run_dir)?;
     if created == Created::New {
         eprintln!("new run in {}: configuration from {}", store.url(), config_path.display());
     }
-    Ok(stored)
+    Ok((stored, config_path))
 }

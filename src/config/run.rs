@@ -107,6 +107,29 @@ impl RunConfig {
     pub fn default_path(variant: VariantId) -> PathBuf {
         PathBuf::from("configs").join(format!("{}-cpu.toml", variant.name()))
     }
+
+    /// Reads the configuration at `path`, or without one the variant's default: its CPU recipe
+    /// ([`RunConfig::default_path`]) or, for a variant without one (a variant file), the
+    /// reference CPU recipe `configs/recipes/cpu.toml` at the variant's ply cap. Returns the
+    /// file it was read from.
+    pub fn load_or_default(path: Option<&Path>, variant: VariantId) -> Result<(RunConfig, PathBuf), ConfigError> {
+        if let Some(path) = path {
+            return Ok((RunConfig::load(path)?, path.to_path_buf()));
+        }
+        let own = RunConfig::default_path(variant);
+        let reference = PathBuf::from("configs").join("recipes").join("cpu.toml");
+        if own.exists() || !reference.exists() {
+            return Ok((RunConfig::load(&own)?, own));
+        }
+        let variant_value = if variant.is_embedded() { variant.name().to_string() } else { variant.source() };
+        let text = format!(
+            "base = \"recipes/cpu.toml\"\nvariant = {}\n\n[selfplay]\nply_cap = {}\n",
+            toml::Value::String(variant_value),
+            variant.spec().default_ply_cap
+        );
+        // Read as if it were the variant's own recipe, so that the base is found beside it.
+        Ok((RunConfig::parse(&text, &own)?, reference))
+    }
 }
 
 /// The configuration as TOML text (every key written out, no `base`), as a run folder and a
