@@ -91,3 +91,22 @@ fn dai_shogi_default_plays_as_recorded() {
 fn tenjiku_shogi_default_plays_as_recorded() {
     plays_as_recorded("tenjiku-shogi");
 }
+
+#[test]
+fn minishogi_default_plays_as_recorded() {
+    plays_as_recorded("minishogi");
+}
+
+/// Every default model in `models/` has its test above.
+#[test]
+fn every_default_model_has_a_test() {
+    let tested = ["shogi", "heian-dai-shogi", "chu-shogi", "dai-shogi", "tenjiku-shogi", "minishogi"];
+    let models = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
+    for entry in std::fs::read_dir(&models).expect("models/ is readable") {
+        let folder = entry.expect("an entry").path();
+        if folder.join("default").join("latest").is_file() {
+            let variant = folder.file_name().expect("a name").to_string_lossy().into_owned();
+            assert!(tested.contains(&variant.as_str()), "models/{variant}/default: add a test and its golden moves");
+        }
+    }
+}
