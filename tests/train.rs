@@ -389,25 +389,10 @@ fn an_optimizer_state_of_another_network_is_refused() {
     assert!(Optimizer::load(&config, &optimizer_path(&scratch.0, 1), Device::Cpu).is_err());
 }
 
-/// The whole text of the reference recipe `configs/recipes/<size>.toml` for shogi, every key
-/// of the recipe in one file.
-fn shogi_recipe(size: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("configs/recipes/{size}.toml"));
-    format!("variant = \"shogi\"\n{}", std::fs::read_to_string(path).unwrap())
-}
-
 /// A configuration for a training run of a few seconds.
 fn quick_config(dir: &Path, total_steps: u64) -> PathBuf {
-    let text = shogi_recipe("tiny");
-    let text = text
-        .replace("total_steps = 100000", &format!("total_steps = {total_steps}"))
-        .replace("checkpoint_every = 50", "checkpoint_every = 5")
-        .replace("min_window_positions = 500", "min_window_positions = 128")
-        .replace("ply_cap = 150", "ply_cap = 40")
-        .replace("simulations = 16", "simulations = 8")
-        .replace("fast_simulations = 8", "fast_simulations = 4");
     let path = dir.join("quick.toml");
-    std::fs::write(&path, text).unwrap();
+    std::fs::write(&path, common::quick_recipe("shogi", total_steps)).unwrap();
     RunConfig::load(&path).unwrap();
     path
 }
@@ -483,7 +468,7 @@ fn a_killed_training_run_resumes_from_its_last_checkpoint() {
 #[test]
 fn configuration_errors_name_their_key() {
     let scratch = Scratch::new("train-config-errors");
-    let base = shogi_recipe("cpu");
+    let base = common::recipe("shogi", "cpu");
     for (from, to, key) in [
         ("batch_size = 128", "batch_size = 0", "train.batch_size"),
         ("max_sample_reuse = 4.0", "max_sample_reuse = -1.0", "train.max_sample_reuse"),

@@ -242,16 +242,8 @@ fn fails(args: &[&str]) -> String {
 
 /// A training configuration of a few seconds for the variant file `variant`.
 fn quick_config(dir: &Path, variant: &Path) -> PathBuf {
-    let tiny = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/recipes/tiny.toml")).unwrap();
-    let text = format!("variant = \"{}\"\n{tiny}", variant.display())
-        .replace("total_steps = 100000", "total_steps = 10")
-        .replace("checkpoint_every = 50", "checkpoint_every = 5")
-        .replace("min_window_positions = 500", "min_window_positions = 128")
-        .replace("ply_cap = 150", "ply_cap = 40")
-        .replace("simulations = 16", "simulations = 8")
-        .replace("fast_simulations = 8", "fast_simulations = 4");
     let path = dir.join("quick.toml");
-    std::fs::write(&path, text).unwrap();
+    std::fs::write(&path, common::quick_recipe(&variant.display().to_string(), 10)).unwrap();
     path
 }
 

@@ -10,7 +10,7 @@ use super::position::Position;
 pub fn perft(pos: &Position, depth: u32) -> u64 {
     let mut pos = pos.clone();
     let mut lists = vec![MoveList::with_capacity(256); depth as usize];
-    count(&mut pos, depth, &mut lists)
+    count(&mut pos, depth, &mut lists, &|_, moves| moves)
 }
 
 /// Perft as Fairy-Stockfish counts it. A pawn drop that would mate is illegal here
@@ -18,26 +18,9 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 /// side that dropped. The mated side has no move, so the two counts differ by exactly the
 /// mating pawn drops of the last ply, which this adds.
 pub fn perft_with_pawn_drop_mates(pos: &Position, depth: u32) -> u64 {
-    fn walk(pos: &mut Position, depth: u32, lists: &mut [MoveList]) -> u64 {
-        let (list, deeper) = lists.split_first_mut().expect("one list per ply");
-        pos.legal_moves_into(list);
-        if depth == 1 {
-            return (list.len() + pos.pawn_drop_mates()) as u64;
-        }
-        let mut nodes = 0;
-        for &mv in list.iter() {
-            let undo = pos.play_unchecked(mv);
-            nodes += walk(pos, depth - 1, deeper);
-            pos.unmake(mv, undo);
-        }
-        nodes
-    }
-    if depth == 0 {
-        return 1;
-    }
     let mut pos = pos.clone();
     let mut lists = vec![MoveList::with_capacity(256); depth as usize];
-    walk(&mut pos, depth, &mut lists)
+    count(&mut pos, depth, &mut lists, &|pos, moves| moves + pos.pawn_drop_mates() as u64)
 }
 
 /// The perft count below each legal move of `pos`, in move generation order; the first moves'
@@ -51,7 +34,7 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
             || (pos.clone(), vec![MoveList::with_capacity(256); depth as usize - 1]),
             |(pos, lists), mv| {
                 let undo = pos.play_unchecked(mv);
-                let n = count(pos, depth - 1, lists);
+                let n = count(pos, depth - 1, lists, &|_, moves| moves);
                 pos.unmake(mv, undo);
                 (mv, n)
             },
@@ -59,19 +42,21 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
         .collect()
 }
 
-fn count(pos: &mut Position, depth: u32, lists: &mut [MoveList]) -> u64 {
+/// The leaves below `pos`, the last ply counted by `last_ply` from the position and its number
+/// of legal moves.
+fn count<F: Fn(&Position, u64) -> u64>(pos: &mut Position, depth: u32, lists: &mut [MoveList], last_ply: &F) -> u64 {
     if depth == 0 {
         return 1;
     }
     let (list, deeper) = lists.split_first_mut().expect("one list per ply");
     pos.legal_moves_into(list);
     if depth == 1 {
-        return list.len() as u64;
+        return last_ply(pos, list.len() as u64);
     }
     let mut nodes = 0;
     for &mv in list.iter() {
         let undo = pos.play_unchecked(mv);
-        nodes += count(pos, depth - 1, deeper);
+        nodes += count(pos, depth - 1, deeper, last_ply);
         pos.unmake(mv, undo);
     }
     nodes

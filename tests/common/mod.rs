@@ -1,5 +1,6 @@
 //! Helpers shared by the integration tests: building positions from text, naming moves, a
-//! small deterministic random number generator (no extra crates) and scratch folders.
+//! small deterministic random number generator (no extra crates), scratch folders and a quick
+//! training recipe.
 #![allow(dead_code)]
 
 use std::collections::BTreeSet;
@@ -200,4 +201,24 @@ impl Drop for Scratch {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
+}
+
+/// The whole text of the reference recipe `configs/recipes/<size>.toml` for `variant` (a name
+/// or a variant file's path), every key of the recipe in one file.
+pub fn recipe(variant: &str, size: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("configs/recipes/{size}.toml"));
+    let variant = toml::Value::String(variant.to_string());
+    format!("variant = {variant}\n{}", std::fs::read_to_string(path).expect("a reference recipe"))
+}
+
+/// The tiny recipe for `variant`, edited for a training run of a few seconds: `total_steps`
+/// steps, a checkpoint every 5, short games and few simulations.
+pub fn quick_recipe(variant: &str, total_steps: u64) -> String {
+    recipe(variant, "tiny")
+        .replace("total_steps = 100000", &format!("total_steps = {total_steps}"))
+        .replace("checkpoint_every = 50", "checkpoint_every = 5")
+        .replace("min_window_positions = 500", "min_window_positions = 128")
+        .replace("ply_cap = 150", "ply_cap = 40")
+        .replace("simulations = 16", "simulations = 8")
+        .replace("fast_simulations = 8", "fast_simulations = 4")
 }

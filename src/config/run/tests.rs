@@ -166,7 +166,7 @@ fn every_preset_resolves_to_its_recorded_configuration() {
     };
     let presets = names(&root.join("configs"));
     assert_eq!(presets, names(&recorded_dir), "one recorded configuration a preset");
-    assert_eq!(presets.len(), 25);
+    assert_eq!(presets.len(), 26);
     for name in presets {
         let config = RunConfig::load(&root.join("configs").join(&name)).unwrap_or_else(|e| panic!("{e}"));
         let resolved: toml::Table = to_toml(&config).parse().unwrap();
