@@ -130,6 +130,23 @@ fn a_changed_encoding_is_refused() {
     assert!(matches!(error, CheckpointError::PolicyMapChanged { .. }), "{error}");
 }
 
+/// A checkpoint records the hash of its variant's rules: one of other rules is refused, naming
+/// the variant file; one that records none (saved before the hash was kept) loads.
+#[test]
+fn a_checkpoint_of_other_rules_is_refused() {
+    let ckpt = saved("rules");
+    let hash = ckpt.net.layout().rules_hash.clone().expect("a checkpoint records its rules' hash");
+    let recorded = format!("\"policy_hash\": \"{}\",\n    \"rules_hash\": \"{hash}\"", ckpt.net.layout().policy_hash);
+    edit_metadata(&ckpt.metadata, &recorded, &recorded.replace(&hash, "0000000000000002"));
+    let error = load(&ckpt.metadata);
+    assert!(matches!(error, CheckpointError::RulesChanged { .. }), "{error}");
+    let text = error.to_string();
+    assert!(text.contains("variants/shogi.toml") && text.contains("0000000000000002") && text.contains(&hash), "{text}");
+    let without = format!("\"policy_hash\": \"{}\"", ckpt.net.layout().policy_hash);
+    edit_metadata(&ckpt.metadata, &recorded.replace(&hash, "0000000000000002"), &without);
+    checkpoint::load(&ckpt.metadata, SHOGI, Some(&tiny_config()), Device::Cpu).expect("a checkpoint without a rules hash loads");
+}
+
 #[test]
 fn a_checkpoint_of_an_earlier_encoding_version_is_read_with_that_version() {
     let chu = VariantId::CHU_SHOGI;
@@ -158,7 +175,9 @@ fn a_checkpoint_of_an_earlier_encoding_version_is_read_with_that_version() {
     // A default model saved before version 2 still loads.
     let dai = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/old-checkpoints/dai-shogi-v1");
     let (_, metadata) = checkpoint::load(&dai, VariantId::DAI_SHOGI, None, Device::Cpu).unwrap();
-    assert_eq!(metadata.layout, IoLayout::with_version(VariantId::DAI_SHOGI, metadata.layout.encoding_version).unwrap());
+    // It was saved before checkpoints recorded the rules' hash: it records none.
+    let current = IoLayout::with_version(VariantId::DAI_SHOGI, metadata.layout.encoding_version).unwrap();
+    assert_eq!(metadata.layout, IoLayout { rules_hash: None, ..current });
 }
 
 /// A network showing fewer recent moves records that in its metadata and is fed those planes
