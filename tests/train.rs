@@ -622,7 +622,7 @@ fn with_auxiliary_targets_on_the_run_logs_their_losses() {
 #[test]
 fn with_eval_on_checkpoints_play_the_anchors_and_the_value_probe_is_logged() {
     let (_scratch, run_dir) = train_edited("train-eval", 10, |text| {
-        format!("{text}\n[eval]\nenabled = true\nevery = 2\ngames = 2\nsimulations = 4\nrandom_plies = 2\nanchors = [\"random\", \"alphabeta:1\"]\nprobe_pairs = 8\n")
+        format!("{text}\n[eval]\nenabled = true\nevery = 2\ngames = 2\nsimulations = 4\nrandom_plies = 2\nanchors = [\"random\", \"alphabeta:1\"]\nsearches = [\"own\", \"player\"]\nprobe_pairs = 8\n")
     });
     let metrics = shogi_zero::pipeline::metrics::read(&run_dir).unwrap();
     assert_eq!(metrics.iter().map(|l| l.step).collect::<Vec<_>>(), [5, 10]);
@@ -639,9 +639,11 @@ fn with_eval_on_checkpoints_play_the_anchors_and_the_value_probe_is_logged() {
         assert!((drop - again.mean_drop).abs() < 1e-4, "step {}: {drop} logged, {} found", line.step, again.mean_drop);
     }
     assert!(metrics[0].anchors.is_empty());
-    let anchors: Vec<&str> = metrics[1].anchors.iter().map(|a| a.anchor.as_str()).collect();
-    assert_eq!(anchors, ["random", "alphabeta:1"]);
-    for (score, folder) in metrics[1].anchors.iter().zip(["random", "alphabeta_1"]) {
+    // Each anchor with the network's own search, then with a player's search.
+    let anchors: Vec<String> = metrics[1].anchors.iter().map(|a| a.label()).collect();
+    assert_eq!(anchors, ["random", "alphabeta:1", "random (player's search)", "alphabeta:1 (player's search)"]);
+    let folders = ["random", "alphabeta_1", "player-search/random", "player-search/alphabeta_1"];
+    for (score, folder) in metrics[1].anchors.iter().zip(folders) {
         assert_eq!(score.games, 2);
         assert!((0.0..=1.0).contains(&score.score));
         let results = run_dir.join(format!("eval/step-0000000010/{folder}/results.json"));

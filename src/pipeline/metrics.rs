@@ -140,11 +140,11 @@ fn losses_chart(lines: &[MetricsLine], title: &str) -> LineChart {
 /// `strength.png` (over training steps) and `strength-minutes.png` (over minutes of training):
 /// the anchors' scores and the value probe, when the run measures them.
 fn plot_strength(lines: &[MetricsLine], run_dir: &Path, title: &str) -> Result<Vec<PathBuf>, PlotError> {
-    let mut anchors: Vec<&str> = Vec::new();
+    let mut anchors: Vec<String> = Vec::new();
     for line in lines {
         for score in &line.anchors {
-            if !anchors.contains(&score.anchor.as_str()) {
-                anchors.push(&score.anchor);
+            if !anchors.contains(&score.label()) {
+                anchors.push(score.label());
             }
         }
     }
@@ -158,7 +158,7 @@ fn plot_strength(lines: &[MetricsLine], run_dir: &Path, title: &str) -> Result<V
     ] {
         let mut chart = LineChart::new(format!("{title}: strength"), x_label, "score against the anchor; probe share and drop");
         for anchor in &anchors {
-            let points = lines.iter().filter_map(|l| Some((x(l), l.anchors.iter().find(|s| s.anchor == *anchor)?.score))).collect();
+            let points = lines.iter().filter_map(|l| Some((x(l), l.anchors.iter().find(|s| s.label() == *anchor)?.score))).collect();
             chart = chart.series(format!("vs {anchor}"), points);
         }
         let probe: Vec<(f64, f64)> = lines.iter().filter_map(|l| Some((x(l), l.value_probe?))).collect();
