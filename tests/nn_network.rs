@@ -178,6 +178,13 @@ fn configs() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("configs")
 }
 
+/// The `[network]` table of the reference recipe `configs/recipes/<size>.toml`.
+fn reference_network(size: &str) -> NetworkConfig {
+    let path = configs().join("recipes").join(format!("{size}.toml"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    RunConfig::parse(&format!("variant = \"shogi\"\n{text}"), &path).unwrap_or_else(|e| panic!("{e}")).network
+}
+
 #[test]
 fn every_preset_loads_and_builds() {
     let mut presets = 0;
@@ -188,8 +195,20 @@ fn every_preset_loads_and_builds() {
             let name = path.file_stem().unwrap().to_string_lossy().to_string();
             assert!(name.starts_with(config.variant.name()), "{name} names its variant first");
             let n = config.network;
+            // The heads are those of NetworkConfig::scaled for the tower, or, for a preset that
+            // only deepens or widens the tower, those of its size's reference recipe.
             let scaled = NetworkConfig { auxiliary_heads: n.auxiliary_heads, ..NetworkConfig::scaled(n.blocks, n.channels) };
-            assert_eq!(n, scaled, "{name} has the proportions of NetworkConfig::scaled");
+            let size = name.rsplit('-').next().unwrap();
+            let reference = reference_network(size);
+            let heads =
+                |c: &NetworkConfig| (c.global_pool_every, c.global_pool_channels, c.policy_channels, c.value_channels, c.value_hidden);
+            assert!(
+                n == scaled || heads(&n) == heads(&reference),
+                "{name}: heads {:?} are neither scaled {:?} nor recipes/{size}.toml's {:?}",
+                heads(&n),
+                heads(&scaled),
+                heads(&reference)
+            );
             match Network::for_inference(config.variant, &config.network, &config.inference) {
                 Ok(net) => {
                     assert_eq!(net.precision(), config.inference.precision);
