@@ -96,9 +96,8 @@ impl LineChart {
             let font = self.font.as_ref().map_or_else(|| "none given".to_string(), |f| f.display().to_string());
             eprintln!("warning: chart {} is drawn without text: no usable font ({font})", path.display());
         }
-        let name = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
         // The encoder picks the format from the extension, so the temporary name ends in .png.
-        let temp = path.with_file_name(format!(".{name}.{}.tmp.png", std::process::id()));
+        let temp = crate::files::temp_path(path, "tmp.png");
         let drawn = self
             .draw(&temp, family)
             .and_then(|()| std::fs::rename(&temp, path).map_err(|source| PlotError::Io { path: path.to_path_buf(), source }));

@@ -21,7 +21,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::mcts::config::{PLAY_CAPTURE_UTILITY, PLAY_PURSUIT_UTILITY};
 use crate::mcts::SearchConfig;
-use crate::nn::device::{DeviceChoice, DeviceError};
+use crate::nn::device::{DeviceChoice, DeviceError, Precision};
 use crate::rules::{Game, GameRules, Position, VariantId};
 
 /// Self-play reinforcement learning for shogi, its large historical variants and variants from files.
@@ -175,3 +175,13 @@ impl PlayerSearchArgs {
 pub fn parse_device(text: &str) -> Result<DeviceChoice, DeviceError> {
     text.parse()
 }
+
+/// The value parser of every command's `--precision`: `f32`, `bf16`, `f16` or `auto`.
+pub fn parse_precision(text: &str) -> Result<Precision, DeviceError> {
+    text.parse()
+}
+
+/// The exit status of `train` and `selfplay --store` stopped by a signal (SIGTERM, SIGINT)
+/// before their end: 128 + SIGTERM, as a shell reports a process killed by it, so that a
+/// scheduler sees an interrupted job as failed (and requeues or reschedules it), not done.
+pub const INTERRUPTED: u8 = 143;

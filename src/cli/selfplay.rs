@@ -9,11 +9,14 @@ use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use super::{parse_device, parse_precision};
 use crate::config::RunConfig;
 use crate::fnv;
 use crate::mcts::Model;
 use crate::nn::checkpoint;
-use crate::pipeline::worker::{self, WorkerRun};
+use crate::nn::config::InferenceConfig;
+use crate::nn::device::{DeviceChoice, Precision};
+use crate::pipeline::worker::{self, WorkerMachine, WorkerRun};
 use crate::rules::VariantId;
 use crate::selfplay::runner::{self, Counters, Evaluators, SelfplayRun, Summary};
 use crate::splitmix;
@@ -58,6 +61,57 @@ pub struct SelfplayArgs {
     /// `~/.cache/shogi-zero`).
     #[arg(long, requires = "store")]
     cache: Option<PathBuf>,
+    #[command(flatten)]
+    machine: WorkerMachineArgs,
+}
+
+/// A worker's own machine: the run's configuration does not say where its network runs.
+#[derive(Debug, Args)]
+struct WorkerMachineArgs {
+    /// With `--store`: the worker's device, `cpu`, `cuda` or `cuda:N` (the run's
+    /// `[inference] device` is the trainer's).
+    #[arg(long, requires = "store", default_value = "cpu", value_parser = parse_device)]
+    device: DeviceChoice,
+    /// With `--store`: `f32`, `bf16`, `f16` (CUDA) or `auto` (bf16 on CPUs with AVX512-BF16,
+    /// f32 on other CPUs, f16 on CUDA).
+    #[arg(long, requires = "store", default_value = "auto", value_parser = parse_precision)]
+    precision: Precision,
+    /// With `--store`: most positions the network evaluates in one pass.
+    #[arg(long, requires = "store", default_value_t = 32)]
+    batch_size: usize,
+    /// With `--store`: self-play threads.
+    #[arg(long, requires = "store", default_value_t = 1)]
+    search_threads: usize,
+    /// With `--store`: games each self-play thread keeps in flight (they fill the batches).
+    #[arg(long, requires = "store", default_value_t = 32)]
+    games_per_thread: usize,
+    /// With `--store`: LibTorch's CPU threads [default: LibTorch's, one a core; in a container
+    /// with a CPU limit, give the limit].
+    #[arg(long, requires = "store")]
+    threads: Option<u16>,
+}
+
+impl WorkerMachineArgs {
+    /// The machine settings, checked; applies `--threads` to LibTorch.
+    fn machine(&self) -> anyhow::Result<WorkerMachine> {
+        anyhow::ensure!((1..=65536).contains(&self.batch_size), "--batch-size must be from 1 to 65536, not {}", self.batch_size);
+        anyhow::ensure!((1..=1024).contains(&self.search_threads), "--search-threads must be from 1 to 1024, not {}", self.search_threads);
+        anyhow::ensure!(
+            (1..=65536).contains(&self.games_per_thread),
+            "--games-per-thread must be from 1 to 65536, not {}",
+            self.games_per_thread
+        );
+        if let Some(threads) = self.threads {
+            anyhow::ensure!(threads > 0, "--threads must be at least 1");
+            tch::set_num_threads(i32::from(threads));
+        }
+        let default = WorkerMachine::default();
+        Ok(WorkerMachine {
+            inference: InferenceConfig { device: self.device, precision: self.precision, batch_size: self.batch_size, ..default.inference },
+            search_threads: self.search_threads,
+            games_per_thread: self.games_per_thread,
+        })
+    }
 }
 
 pub fn run(args: SelfplayArgs) -> anyhow::Result<ExitCode> {
@@ -111,8 +165,19 @@ fn run_worker(args: &SelfplayArgs, variant: VariantId, url: &str) -> anyhow::Res
         minutes: args.minutes,
         cache: worker::cache_folder(&cache_root, &store),
         seed: splitmix::mix(args.seed ^ fnv::hash(worker_id.as_bytes()) ^ now),
+        machine: args.machine.machine()?,
     };
-    eprintln!("worker {worker_id} of the run in {} (cache {})", store.url(), run.cache.display());
+    let machine = &run.machine;
+    eprintln!(
+        "worker {worker_id} of the run in {} (cache {}; {} {}, {} self-play thread(s) of {} games, batches of {})",
+        store.url(),
+        run.cache.display(),
+        machine.inference.device,
+        machine.inference.precision,
+        machine.search_threads,
+        machine.games_per_thread,
+        machine.inference.batch_size
+    );
     let progress = games_progress(args.games);
     let stop = super::stop_on_signals()?;
     let summary = worker::run(&store, &run, &stop, &progress)?;
@@ -124,6 +189,13 @@ fn run_worker(args: &SelfplayArgs, variant: VariantId, url: &str) -> anyhow::Res
     }
     print_summary(&summary.games);
     println!("{} game batches uploaded to {}", summary.uploaded, store.url());
+    if summary.run_ended {
+        println!("the run has ended: its trainer reached its last step");
+    }
+    if summary.interrupted {
+        eprintln!("stopped by a signal before the end: exit status {}", super::INTERRUPTED);
+        return Ok(ExitCode::from(super::INTERRUPTED));
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -8,8 +8,10 @@ use anyhow::{bail, Context};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use super::{parse_device, parse_precision};
 use crate::config::RunConfig;
 use crate::nn::checkpoint;
+use crate::nn::device::{DeviceChoice, Precision};
 use crate::pipeline::{self, TrainRun, RUN_CONFIG};
 use crate::rules::VariantId;
 use crate::store::{layout, run_config, Created, Store};
@@ -41,6 +43,14 @@ pub struct TrainArgs {
     /// With `--store`: only train, and leave self-play to `selfplay --store` workers.
     #[arg(long, requires = "store")]
     trainer_only: bool,
+    /// This trainer's device instead of the configuration's `[inference] device`: `cpu`,
+    /// `cuda` or `cuda:N`. The run's configuration (and a store's copy) keeps its own.
+    #[arg(long, value_parser = parse_device)]
+    device: Option<DeviceChoice>,
+    /// This trainer's inference precision instead of the configuration's: `f32`, `bf16`,
+    /// `f16` (CUDA) or `auto`.
+    #[arg(long, value_parser = parse_precision)]
+    precision: Option<Precision>,
 }
 
 pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
@@ -53,10 +63,13 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
         None if kept.exists() && store.is_none() => Some(kept),
         None => None,
     };
-    let (config, config_path) = match &store {
+    let (mut config, config_path) = match &store {
         Some(store) => store_config(store, config_path.as_deref(), variant, &run_dir)?,
         None => RunConfig::load_or_default(config_path.as_deref(), variant)?,
     };
+    config.inference.device = args.device.unwrap_or(config.inference.device);
+    config.inference.precision = args.precision.unwrap_or(config.inference.precision);
+    check_device(&config, &config_path, args.device.is_some())?;
     if config.variant != variant {
         bail!("config {} is for {}, not {}", config_path.display(), config.variant.name(), variant.name());
     }
@@ -95,7 +108,27 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
     if let Some(store) = &train_run.store {
         println!("store: {} (checkpoints, latest.json, metrics/)", store.url());
     }
+    if summary.interrupted {
+        eprintln!("stopped by a signal before the run's end: exit status {}; the same command resumes it", super::INTERRUPTED);
+        return Ok(ExitCode::from(super::INTERRUPTED));
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Fails, before training starts, where this machine cannot run the configuration's device
+/// and precision, naming where they come from and how to choose others.
+fn check_device(config: &RunConfig, config_path: &Path, from_flag: bool) -> anyhow::Result<()> {
+    let inference = &config.inference;
+    let source = if from_flag { "--device".to_string() } else { format!("[inference] device in {}", config_path.display()) };
+    let device = inference.device.resolve().with_context(|| {
+        format!("the trainer cannot run on {} ({source}); give --device cpu to train on this machine's CPU", inference.device)
+    })?;
+    inference
+        .precision
+        .resolve(device)
+        .check(device)
+        .with_context(|| format!("precision {} cannot run on {}; give --precision f32 (or auto)", inference.precision, inference.device))?;
+    Ok(())
 }
 
 /// The run's configuration in the store, and where it came from: the store's own when it

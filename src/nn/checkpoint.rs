@@ -129,7 +129,7 @@ pub fn save(network: &Network, dir: &Path, step: u64) -> Result<PathBuf, Checkpo
     let stem = format!("step-{step:010}");
     let weights_file = format!("{stem}.safetensors");
     let weights_path = dir.join(&weights_file);
-    let temp = dir.join(format!(".{weights_file}.tmp"));
+    let temp = crate::files::temp_path(&weights_path, "tmp");
     let mut named: Vec<(String, Tensor)> = network
         .var_store()
         .variables()

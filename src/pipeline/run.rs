@@ -15,7 +15,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::metrics::{self, MetricsLine};
-use super::worker::{self, WorkerRun};
+use super::worker::{self, WorkerMachine, WorkerRun};
 use super::{gating, league};
 use crate::arena::probe::{probe_pairs, run_probe, ProbePair, ProbeResult, PROBE_SEED};
 use crate::arena::strength;
@@ -101,6 +101,8 @@ pub struct TrainSummary {
     pub metrics: PathBuf,
     pub charts: Vec<PathBuf>,
     pub resumed: bool,
+    /// Whether the session ended on the stop flag (a signal) before the run's end.
+    pub interrupted: bool,
 }
 
 /// Runs (or resumes) training until `total_steps`, `max_minutes` or `stop`; `progress` shows
@@ -207,6 +209,7 @@ pub fn train(run: &TrainRun, stop: &AtomicBool, progress: &ProgressBar) -> Resul
                     minutes: None,
                     cache: run_dir.join("worker"),
                     seed: selfplay.seed,
+                    machine: WorkerMachine::of_run(config),
                 };
                 Some(scope.spawn(move || worker::run(store, &worker, selfplay_stop, &ProgressBar::hidden()).map(|_| ())))
             }
@@ -239,6 +242,12 @@ pub fn train(run: &TrainRun, stop: &AtomicBool, progress: &ProgressBar) -> Resul
     summary.selfplay_games = counters.games.load(Ordering::Relaxed) - state.selfplay_games;
     summary.selfplay_positions = counters.plies.load(Ordering::Relaxed) - state.selfplay_positions;
     summary.elapsed = session_start.elapsed();
+    let run_elapsed_s = state.elapsed_s + summary.elapsed.as_secs_f64();
+    let ended = budget_used(&config.train, summary.last_step, run_elapsed_s) >= PROGRESS_SCALE;
+    summary.interrupted = stop.load(Ordering::Relaxed) && !ended;
+    if let (Some(store), true) = (store, ended) {
+        checkpoints::end_run(store)?;
+    }
     summary.charts = metrics::plot(run_dir, &format!("{} {}", variant.name(), run_name(run_dir)))?;
     Ok(summary)
 }

@@ -3,6 +3,10 @@
 //! time, and switches to each newer checkpoint as `latest.json` moves. Everything local (the
 //! configuration, cached checkpoints, the spool of batches not yet uploaded) lives in a cache
 //! folder it may lose: killed at any moment, it loses at most the batch it was playing.
+//!
+//! The run's configuration governs the search, the self-play rules and the network's shape;
+//! where and how fast the network runs is the worker's own ([`WorkerMachine`]), so that CPU
+//! workers serve a run whose trainer is on a GPU.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -13,7 +17,10 @@ use indicatif::ProgressBar;
 use super::PipelineError;
 use crate::config::RunConfig;
 use crate::mcts::Model;
+use crate::nn::config::InferenceConfig;
+use crate::nn::device::{DeviceChoice, Precision};
 use crate::rules::VariantId;
+use crate::selfplay::config::SelfplayConfig;
 use crate::selfplay::runner::{self, Counters, Evaluators, SelfplayRun};
 use crate::store::layout::LatestRecord;
 use crate::store::{checkpoints, games, layout, run_config, Store, StoreError};
@@ -36,6 +43,49 @@ pub struct WorkerRun {
     pub cache: PathBuf,
     /// Seed of the games' random choices.
     pub seed: u64,
+    /// Where and how the worker runs the network.
+    pub machine: WorkerMachine,
+}
+
+/// A worker's own machine settings, given on its command line, never by the run: the run's
+/// `[inference]` table and `selfplay.workers` / `selfplay.games_per_worker` describe the
+/// trainer's machine.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct WorkerMachine {
+    /// Device, precision and batching of the network's evaluations.
+    pub inference: InferenceConfig,
+    /// Self-play threads.
+    pub search_threads: usize,
+    /// Games each self-play thread keeps in flight (they fill the network's batches).
+    pub games_per_thread: usize,
+}
+
+impl Default for WorkerMachine {
+    /// The CPU, at the precision it computes fastest, one self-play thread with 32 games in
+    /// flight, batches of up to 32 positions: the CPU recipe's settings.
+    fn default() -> WorkerMachine {
+        WorkerMachine {
+            inference: InferenceConfig { device: DeviceChoice::Cpu, precision: Precision::Auto, batch_size: 32, max_wait_us: 500 },
+            search_threads: 1,
+            games_per_thread: 32,
+        }
+    }
+}
+
+impl WorkerMachine {
+    /// The machine the run's configuration describes: a trainer's own self-play uses it.
+    pub fn of_run(config: &RunConfig) -> WorkerMachine {
+        WorkerMachine {
+            inference: config.inference,
+            search_threads: config.selfplay.workers,
+            games_per_thread: config.selfplay.games_per_worker,
+        }
+    }
+
+    /// The run's self-play settings with this machine's threads and games in flight.
+    fn selfplay_settings(&self, config: &RunConfig) -> SelfplayConfig {
+        SelfplayConfig { workers: self.search_threads, games_per_worker: self.games_per_thread, ..config.selfplay.clone() }
+    }
 }
 
 /// What a worker did.
@@ -46,6 +96,10 @@ pub struct WorkerSummary {
     pub uploaded: u64,
     /// Steps of the checkpoints it played with, in order.
     pub models: Vec<u64>,
+    /// Whether it was stopped (a signal) before its games or minutes were done.
+    pub interrupted: bool,
+    /// Whether it stopped because the run has ended.
+    pub run_ended: bool,
 }
 
 /// The cache folder of `store`'s run under `cache_root` (one per store URL).
@@ -62,10 +116,12 @@ pub fn run(store: &Store, run: &WorkerRun, stop: &AtomicBool, progress: &Progres
     let time_up = || deadline.is_some_and(|d| Instant::now() >= d);
     // Workers may start before the trainer has created the run: they wait for it.
     let mut waiting = false;
+    let interrupted = || stop.load(Ordering::Relaxed) && !time_up();
     let config = loop {
         match run_config::fetch(store, &run.cache.join("run")) {
             Ok(config) => break config,
-            Err(StoreError::NoRun { .. }) if !stop.load(Ordering::Relaxed) && !time_up() => {
+            Err(StoreError::NoRun { .. }) if interrupted() => return Ok(WorkerSummary { interrupted: true, ..WorkerSummary::default() }),
+            Err(StoreError::NoRun { .. }) if !time_up() => {
                 if !waiting {
                     progress.suspend(|| eprintln!("waiting for a trainer to create the run in {}", store.url()));
                     waiting = true;
@@ -90,8 +146,15 @@ pub fn run(store: &Store, run: &WorkerRun, stop: &AtomicBool, progress: &Progres
         games::upload(store, &file)?;
         summary.uploaded += 1;
     }
-    let Some(mut latest) = wait_for_checkpoint(store, stop, &time_up)? else { return Ok(summary) };
-    let model = Model::load(&checkpoints::fetch_model(store, &latest, &run.cache)?, Some(config.variant), &config.inference)?;
+    let Some(mut latest) = wait_for_checkpoint(store, stop, &time_up)? else {
+        summary.interrupted = interrupted();
+        return Ok(summary);
+    };
+    if latest.run_ended {
+        summary.run_ended = true;
+        return Ok(summary);
+    }
+    let model = Model::load(&checkpoints::fetch_model(store, &latest, &run.cache)?, Some(config.variant), &run.machine.inference)?;
     summary.models.push(latest.step);
     // The step of the model being played, and the oldest that played any game of the batch
     // being written.
@@ -100,7 +163,7 @@ pub fn run(store: &Store, run: &WorkerRun, stop: &AtomicBool, progress: &Progres
     let selfplay = SelfplayRun {
         variant: config.variant,
         search: config.search,
-        selfplay: config.selfplay.clone(),
+        selfplay: run.machine.selfplay_settings(&config),
         games: run.games,
         seed: run.seed,
         out: spool.clone(),
@@ -133,21 +196,31 @@ pub fn run(store: &Store, run: &WorkerRun, stop: &AtomicBool, progress: &Progres
                 continue;
             }
             last_poll = Instant::now();
-            match switch_model(store, &config, &run.cache, &model, &latest) {
-                Ok(Some(newer)) => {
-                    model_step.store(newer.step, Ordering::Relaxed);
-                    summary.models.push(newer.step);
-                    latest = newer;
-                }
-                Ok(None) => {}
-                Err(error) => break Err(error),
+            let newest = match checkpoints::latest(store) {
+                Ok(Some(newest)) => newest,
+                Ok(None) => continue,
+                Err(error) => break Err(error.into()),
+            };
+            if newest.run_ended {
+                summary.run_ended = true;
+                break Ok(());
             }
+            if newest.step <= latest.step {
+                continue;
+            }
+            if let Err(error) = switch_model(store, &config, run, &model, &newest) {
+                break Err(error);
+            }
+            model_step.store(newest.step, Ordering::Relaxed);
+            summary.models.push(newest.step);
+            latest = newest;
         };
         selfplay_stop.store(true, Ordering::Relaxed);
         let games = playing.join().expect("the self-play thread panicked");
         watched?;
         Ok(games?)
     })?;
+    summary.interrupted = interrupted() && run.games.is_none_or(|games| played.games < games);
     summary.games = played;
     summary.uploaded += uploaded.load(Ordering::Relaxed);
     Ok(summary)
@@ -166,21 +239,11 @@ fn wait_for_checkpoint(store: &Store, stop: &AtomicBool, time_up: &dyn Fn() -> b
     }
 }
 
-/// Swaps in the store's newest checkpoint if it is newer than `current`; returns it then.
-fn switch_model(
-    store: &Store,
-    config: &RunConfig,
-    cache: &Path,
-    model: &Model,
-    current: &LatestRecord,
-) -> Result<Option<LatestRecord>, PipelineError> {
-    let Some(latest) = checkpoints::latest(store)? else { return Ok(None) };
-    if latest.step <= current.step {
-        return Ok(None);
-    }
-    let path = checkpoints::fetch_model(store, &latest, cache)?;
-    let (network, id) = Model::load_network(&path, config.variant, &config.inference)?;
+/// Swaps in the checkpoint of `latest`.
+fn switch_model(store: &Store, config: &RunConfig, run: &WorkerRun, model: &Model, latest: &LatestRecord) -> Result<(), PipelineError> {
+    let path = checkpoints::fetch_model(store, latest, &run.cache)?;
+    let (network, id) = Model::load_network(&path, config.variant, &run.machine.inference)?;
     // The self-play thread has stopped only if it failed; its error is reported.
     let _ = model.swap(network, id);
-    Ok(Some(latest))
+    Ok(())
 }

@@ -33,10 +33,23 @@ pub fn publish(store: &Store, run_dir: &Path, step: u64) -> Result<LatestRecord,
         checkpoint: folder,
         weights_fnv1a64: metadata.weights_fnv1a64,
         published_unix: SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()),
+        run_ended: false,
     };
-    let json = serde_json::to_string_pretty(&record).expect("the record serialises");
-    store.put(layout::LATEST, format!("{json}\n").into_bytes())?;
+    write_latest(store, &record)?;
     Ok(record)
+}
+
+/// Marks the newest checkpoint as the run's last: workers that see it stop.
+pub fn end_run(store: &Store) -> Result<(), StoreError> {
+    match latest(store)? {
+        Some(record) => write_latest(store, &LatestRecord { run_ended: true, ..record }),
+        None => Ok(()),
+    }
+}
+
+fn write_latest(store: &Store, record: &LatestRecord) -> Result<(), StoreError> {
+    let json = serde_json::to_string_pretty(record).expect("the record serialises");
+    store.put(layout::LATEST, format!("{json}\n").into_bytes())
 }
 
 /// The newest published checkpoint, if any.

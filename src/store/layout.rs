@@ -49,6 +49,10 @@ pub struct LatestRecord {
     pub weights_fnv1a64: String,
     /// When it was published, seconds since 1970.
     pub published_unix: u64,
+    /// Whether the run has reached its end (`total_steps` or `max_minutes`) with this
+    /// checkpoint: its workers then stop, with success. A resumed run's next checkpoint clears it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub run_ended: bool,
 }
 
 /// The folder of the checkpoint of `step` whose weights have checksum `hash`.
