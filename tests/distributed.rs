@@ -47,6 +47,17 @@ impl Setup {
         Setup { dir }
     }
 
+    /// Sets `key` (the first line that gives it) to `value` in the run configuration.
+    fn set(&self, key: &str, value: &str) {
+        let path = self.path("run.toml");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let prefix = format!("{key} = ");
+        let at = text.lines().position(|line| line.starts_with(&prefix)).unwrap_or_else(|| panic!("no {key} in the recipe"));
+        let lines: Vec<String> =
+            text.lines().enumerate().map(|(i, line)| if i == at { format!("{prefix}{value}") } else { line.to_string() }).collect();
+        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    }
+
     fn path(&self, name: &str) -> PathBuf {
         self.dir.path().join(name)
     }
@@ -117,6 +128,13 @@ impl Running {
     fn kill(mut self) {
         self.0.kill().unwrap();
         self.0.wait().unwrap();
+    }
+
+    /// Sends SIGTERM, as a scheduler draining a node does, and waits for the process to exit.
+    fn terminate(self, limit: Duration) -> Output {
+        let status = Command::new("kill").args(["-TERM", &self.0.id().to_string()]).status().unwrap();
+        assert!(status.success());
+        self.finish(limit)
     }
 
     /// Waits for the process to exit, failing after `limit`.
@@ -334,4 +352,58 @@ fn stores_that_cannot_be_used_give_clear_errors() {
     fails(&worker("not a url").each_ref().map(String::as_str), "is not a store URL");
     fails(&["train", "--variant", "shogi", "--trainer-only"], "--store");
     fails(&["selfplay", "--variant", "shogi", "--store", &url, "--model", "models/x"], "cannot be used with");
+}
+
+#[test]
+fn cpu_workers_serve_a_run_whose_configuration_says_cuda_and_stop_when_it_ends() {
+    let setup = Setup::new(10);
+    setup.set("device", "\"cuda\"");
+    if !tch::Cuda::is_available() {
+        // The trainer follows the configuration unless told otherwise, and says how.
+        let output = Running::start(setup.trainer("models")).finish(Duration::from_secs(60));
+        let printed = text(&output);
+        assert!(!output.status.success(), "{printed}");
+        assert!(printed.contains("cannot run on cuda") && printed.contains("--device cpu"), "{printed}");
+        assert!(setup.latest().is_none());
+    }
+    let worker = Running::start(setup.worker("w1"));
+    let mut trainer = setup.trainer("models");
+    trainer.args(["--device", "cpu", "--precision", "f32"]);
+    let output = Running::start(trainer).finish(Duration::from_secs(240));
+    assert!(output.status.success(), "{}", text(&output));
+    // The run keeps its own device: the worker played on its CPU by its own default.
+    let stored = std::fs::read_to_string(setup.store_dir().join("config.toml")).unwrap();
+    assert!(stored.contains("device = \"cuda"), "{stored}");
+    assert!(check_game_objects(&setup) > 0);
+    let latest = setup.latest().unwrap();
+    assert!(latest.step == 10 && latest.run_ended, "{latest:?}");
+    // Told by latest.json that the run has ended, the worker stops with success.
+    let output = worker.finish(Duration::from_secs(60));
+    let printed = text(&output);
+    assert!(output.status.success(), "{printed}");
+    assert!(printed.contains("cpu") && printed.contains("the run has ended"), "{printed}");
+    // And one started later stops at once.
+    let output = setup.worker("w2").output().unwrap();
+    assert!(output.status.success() && text(&output).contains("the run has ended"), "{}", text(&output));
+}
+
+#[test]
+fn a_signal_before_the_end_exits_143_and_the_same_command_resumes() {
+    let setup = Setup::new(20);
+    setup.set("max_minutes", "30.0");
+    let worker = Running::start(setup.worker("w1"));
+    let trainer = Running::start(setup.trainer("models"));
+    setup.wait_for("a checkpoint after step 0", Duration::from_secs(180), |s| s.latest().is_some_and(|l| l.step >= 10));
+    let output = trainer.terminate(Duration::from_secs(60));
+    assert_eq!(output.status.code(), Some(143), "{}", text(&output));
+    assert!(!setup.latest().unwrap().run_ended);
+    setup.wait_for("a game batch", Duration::from_secs(120), |s| !s.game_objects().is_empty());
+    let output = worker.terminate(Duration::from_secs(60));
+    assert_eq!(output.status.code(), Some(143), "{}", text(&output));
+    // A requeued job runs the same command again.
+    let worker = Running::start(setup.worker("w1"));
+    let output = Running::start(setup.trainer("models")).finish(Duration::from_secs(240));
+    assert!(output.status.success(), "{}", text(&output));
+    assert!(text(&output).contains("resumed: steps"), "{}", text(&output));
+    assert!(worker.finish(Duration::from_secs(60)).status.success());
 }
