@@ -3,6 +3,12 @@
 # - deploy/k8s/*.yaml against the official Kubernetes API schemas (kubernetes-validate, which
 #   bundles them; strict, so an unknown or misspelt field fails), for the oldest and the newest
 #   Kubernetes version we support;
+# - every pod template against the "restricted" Pod Security Standard (non-root, seccomp
+#   RuntimeDefault, no privilege escalation, every capability dropped, no host namespaces or
+#   host paths) and our own rules: a read-only root filesystem, an ephemeral-storage request,
+#   Jobs that replace a pod only once it has failed and do not count evictions
+#   (scripts/lib/check_k8s_rules.py);
+# - deploy/k8s/kustomization.yaml: its resources exist and it sets the manifests' image;
 # - the shell syntax (bash -n) of deploy/slurm/*.sbatch and the scripts/ that deploy uses.
 #
 #   scripts/check-deploy.sh [FILE.yaml ...]     (default: deploy/k8s/*.yaml)
@@ -27,7 +33,11 @@ fi
 if [ $# -gt 0 ]; then
   manifests=("$@")
 else
-  manifests=("$root"/deploy/k8s/*.yaml)
+  manifests=()
+  for file in "$root"/deploy/k8s/*.yaml; do
+    # The kustomization is kustomize's file, not an API object: checked below.
+    [ "$(basename "$file")" = kustomization.yaml ] || manifests+=("$file")
+  done
 fi
 
 failed=0
@@ -38,6 +48,11 @@ for version in "${k8s_versions[@]}"; do
     failed=1
   fi
 done
+
+if ! "$venv/bin/python" "$root/scripts/lib/check_k8s_rules.py" "$root/deploy/k8s/kustomization.yaml" "${manifests[@]}"; then
+  echo "check-deploy: FAILED: Pod Security \"restricted\" or our deployment rules" >&2
+  failed=1
+fi
 
 for script in "$root"/deploy/slurm/*.sbatch "$root"/scripts/{seaweedfs,slurm-local,check-deploy,test-distributed}.sh; do
   [ -f "$script" ] || continue
@@ -50,4 +65,4 @@ done
 if [ "$failed" -ne 0 ]; then
   exit 1
 fi
-echo "check-deploy: ${#manifests[@]} manifest files valid for Kubernetes ${k8s_versions[*]} (strict); shell scripts parse" >&2
+echo "check-deploy: ${#manifests[@]} manifest files valid for Kubernetes ${k8s_versions[*]} (strict) and Pod Security \"restricted\"; shell scripts parse" >&2

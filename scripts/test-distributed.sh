@@ -3,15 +3,22 @@
 #
 #   scripts/test-distributed.sh [all|store|slurm]      (default: all)
 #
-# store: a trainer (train --trainer-only) and two self-play workers on one S3 run; one worker
-#        is killed with SIGKILL after its first upload and restarted, the trainer likewise after
-#        its first checkpoint; the run must reach two checkpoints. Then the store is checked:
+# store: the cluster recipe, a GPU trainer and CPU workers: the run's configuration says
+#        `device = "cuda"`; without a GPU the trainer must refuse it with a clear message and
+#        then train with --device cpu, while the workers, given no device, play on their CPUs.
+#        A trainer (train --trainer-only) and two self-play workers on one S3 run; one worker
+#        is killed with SIGKILL after its first upload and restarted, the other stopped with
+#        SIGTERM (exit status 143) after the first checkpoint and restarted, the trainer killed
+#        with SIGKILL after it too; the run must reach two checkpoints, and both workers must
+#        then stop by themselves (status 0) on seeing that the run has ended. Then the store is
+#        checked:
 #        every game object once (no two with the same content), every file valid through the
 #        rules, the trainer's count of ingested games, and a worker with a wrong
 #        secret key must fail with an error about access or credentials.
 # slurm: after the store part, on the same run: the one-host Slurm (scripts/slurm-local.sh)
 #        runs deploy/slurm/selfplay-workers.sbatch as a 2-task array, 2 games each, credentials
-#        from an env file; both tasks must upload games. Needs root (apt-get, the daemons).
+#        from an env file, on a new run (the store part's has ended); both tasks must upload
+#        games. Needs root (apt-get, the daemons).
 #
 # Everything runs in a temporary folder and on 127.0.0.1; whatever the test started is
 # stopped on exit, failure included. KEEP=1 keeps the folder (it is kept on failure anyway).
@@ -175,6 +182,8 @@ values = {
               "min_window_positions": 300, "max_minutes": 15.0},
     # Few games in flight, so that the first files come soon.
     "selfplay": {"games_per_file": 4, "games_per_worker": 8},
+    # The trainer's device, as in the GPU recipes: workers choose their own.
+    "inference": {"device": '"cuda"'},
 }
 table, seen, out = None, set(), ['variant = "shogi"\n']
 for line in open(source):
@@ -194,11 +203,44 @@ open(target, "w").write("".join(out))
 EOF
 log "config $config: checkpoint_every $checkpoint_every, total_steps $((2 * checkpoint_every))"
 
-trainer_args=(train --variant shogi --store "$store" --trainer-only --config "$config" --models "$tmp/models")
+# Without a GPU the trainer is told to use the CPU (the workers need no flag: CPU is theirs).
+if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
+  trainer_device=()
+else
+  trainer_device=(--device cpu)
+fi
+# Sets trainer_args to the trainer's command line for the run in $store.
+set_trainer_args() {
+  trainer_args=(train --variant shogi --store "$store" --trainer-only --config "$config" --models "$tmp/models-$run" "${trainer_device[@]}")
+}
+set_trainer_args
 # Sets wargs to the command line of worker $1 (each worker keeps its own cache folder).
 worker_argv() { wargs=(selfplay --variant shogi --store "$store" --worker-id "$1" --cache "$tmp/cache-$1"); }
 
+# Waits (at most $3 seconds) for worker $1 (pid $2) to stop by itself, and checks that it
+# exited with status 0 saying that the run has ended.
+expect_run_ended() {
+  local name="$1" pid="$2" limit="$3" rc=0
+  wait_until '! kill -0 '"$pid"' 2>/dev/null' "$limit"
+  wait "$pid" || rc=$?
+  forget "$pid"
+  [ "$rc" -eq 0 ] || { tail -n 20 "$tmp/$name.log" >&2; fail "$name exited with status $rc after the run's end"; }
+  grep -q "the run has ended" "$tmp/$name.log" || { tail -n 20 "$tmp/$name.log" >&2; fail "$name did not say that the run has ended"; }
+  log "$name stopped by itself at the run's end (status 0)"
+}
+
 run_store_part() {
+  # --- A configuration for a GPU, and no GPU: the trainer refuses it, saying what to do -------
+  if [ "${#trainer_device[@]}" -gt 0 ]; then
+    rc=0
+    timeout 120 "$bin" train --variant shogi --store "$store" --trainer-only --config "$config" \
+      --models "$tmp/models-refused" >"$tmp/trainer-cuda.log" 2>&1 || rc=$?
+    [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] || fail "a trainer told to use a GPU that is absent exited with status $rc"
+    grep -q -- "--device cpu" "$tmp/trainer-cuda.log" \
+      || { cat "$tmp/trainer-cuda.log" >&2; fail "the trainer's error does not say to give --device cpu"; }
+    log "no GPU: the trainer refuses the cuda configuration: $(grep -m 1 -- '--device cpu' "$tmp/trainer-cuda.log")"
+  fi
+
   # --- Trainer, then two workers --------------------------------------------------------------
   start_bg trainer-1 "${trainer_args[@]}"; trainer=$started
   # Workers need the run's config and a model: wait until the trainer has published both.
@@ -215,8 +257,15 @@ run_store_part() {
   w1_before="$(worker_uploads w1)"
   worker_argv w1; start_bg worker-w1-restarted "${wargs[@]}"; w1=$started
 
-  # --- SIGKILL the trainer after its first checkpoint, and restart it -------------------------
+  # --- After the first checkpoint: SIGTERM a worker (exit status 143), SIGKILL the trainer ----
   wait_until '[ "$(latest_step)" -ge '"$checkpoint_every"' ]' 900 "$trainer:trainer-1 $w1:worker-w1-restarted $w2:worker-w2"
+  kill -TERM "$w2"
+  rc=0
+  wait "$w2" || rc=$?
+  forget "$w2"
+  [ "$rc" -eq 143 ] || { tail -n 20 "$tmp/worker-w2.log" >&2; fail "worker w2 stopped by SIGTERM exited with status $rc, not 143"; }
+  log "worker w2 stopped by SIGTERM: status 143; restarting it"
+  worker_argv w2; start_bg worker-w2-restarted "${wargs[@]}"; w2=$started
   step_at_kill="$(latest_step)"
   log "first checkpoint: latest.json at step $step_at_kill; killing the trainer with SIGKILL"
   kill9 "$trainer"
@@ -230,7 +279,7 @@ run_store_part() {
     [ "$s" -ge "$max_step" ] || fail "latest.json went back from step $max_step to $s"
     max_step="$s"
     [ "$s" -ge '"$((2 * checkpoint_every))"' ] || ! kill -0 '"$trainer"' 2>/dev/null' \
-    900 "$w1:worker-w1-restarted $w2:worker-w2"
+    900 "$w1:worker-w1-restarted $w2:worker-w2-restarted"
   trainer_rc=0
   wait_until '! kill -0 '"$trainer"' 2>/dev/null' 120
   wait "$trainer" || trainer_rc=$?
@@ -241,21 +290,12 @@ run_store_part() {
   log "second checkpoint: latest.json at step $(latest_step); the restarted trainer ended by itself (status 0)"
   # The games the trainer could have seen: those in the store when it ended.
   store_list games >"$tmp/games-at-trainer-end.tsv"
-  # The restarted worker goes on where the killed one stopped (with the final model now).
-  wait_until '[ "$(worker_uploads w1)" -gt '"$w1_before"' ]' 600 "$w1:worker-w1-restarted $w2:worker-w2"
-  log "the restarted worker w1 uploads again"
-
-  # --- Stop the workers (SIGTERM, as Slurm and Kubernetes do) ----------------------------------
-  for pid in "$w1" "$w2"; do
-    kill -TERM "$pid" 2>/dev/null || true
-  done
-  for pid in "$w1" "$w2"; do
-    rc=0
-    stop_process "$pid" worker
-    wait "$pid" || rc=$?
-    forget "$pid"
-    log "worker $pid stopped (status $rc)"
-  done
+  # --- The workers see that the run has ended and stop by themselves ---------------------------
+  expect_run_ended worker-w1-restarted "$w1" 120
+  expect_run_ended worker-w2-restarted "$w2" 120
+  # The restarted worker went on where the killed one stopped.
+  [ "$(worker_uploads w1)" -gt "$w1_before" ] || fail "the restarted worker w1 uploaded nothing"
+  log "the restarted worker w1 uploaded $(( $(worker_uploads w1) - w1_before )) more batches"
 
   # --- Checks on the store ---------------------------------------------------------------------
   store_list games >"$tmp/games.tsv"
@@ -319,6 +359,12 @@ print(json.loads(sys.stdin.read()).get("selfplay_games", ""))')"
 
 run_slurm_part() {
   [ "$(id -u)" = 0 ] || fail "the Slurm part needs root (apt-get and the Slurm daemons)"
+  if [ "$(latest_step)" -ge 0 ]; then
+    # The store part's run has ended (its workers stop at once): the array serves a new one.
+    run="$run-slurm"
+    store="s3://$bucket/$run"
+    set_trainer_args
+  fi
   if [ "$(latest_step)" -lt 0 ]; then
     # Only the Slurm part: the workers need a run in the store. A trainer makes one.
     start_bg trainer-for-slurm "${trainer_args[@]}"; trainer=$started
