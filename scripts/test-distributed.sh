@@ -132,6 +132,14 @@ while True:
 EOF
 }
 
+# Every game object, one `m<step>/<name><TAB>size<TAB>md5` line each (one folder per model).
+game_list() {
+  local folder
+  store_list games | cut -f1 | { grep -E '^m[0-9]{10}$' || true; } | while read -r folder; do
+    store_list "games/$folder" | sed "s|^|$folder/|"
+  done
+}
+
 # The step of latest.json, or -1 while there is none.
 latest_step() {
   local json
@@ -146,7 +154,7 @@ except Exception:
 }
 
 # Game objects uploaded by worker $1 so far.
-worker_uploads() { store_list games | cut -f1 | grep -c -- "-$1-m" || true; }
+worker_uploads() { game_list | cut -f1 | grep -c -- "-$1-m" || true; }
 
 # Waits (at most $2 seconds) until the command $1 succeeds, checking that the processes named
 # in $3 ("pid:name ...") are still running meanwhile.
@@ -215,7 +223,8 @@ set_trainer_args() {
 }
 set_trainer_args
 # Sets wargs to the command line of worker $1 (each worker keeps its own cache folder).
-worker_argv() { wargs=(selfplay --variant shogi --store "$store" --worker-id "$1" --cache "$tmp/cache-$1"); }
+# (Few games in flight, so that the first batches come soon.)
+worker_argv() { wargs=(selfplay --variant shogi --store "$store" --worker-id "$1" --cache "$tmp/cache-$1" --games-per-thread 8); }
 
 # Waits (at most $3 seconds) for worker $1 (pid $2) to stop by itself, and checks that it
 # exited with status 0 saying that the run has ended.
@@ -289,7 +298,7 @@ run_store_part() {
     || fail "the restarted trainer ended at step $(latest_step), before step $((2 * checkpoint_every))"
   log "second checkpoint: latest.json at step $(latest_step); the restarted trainer ended by itself (status 0)"
   # The games the trainer could have seen: those in the store when it ended.
-  store_list games >"$tmp/games-at-trainer-end.tsv"
+  game_list >"$tmp/games-at-trainer-end.tsv"
   # --- The workers see that the run has ended and stop by themselves ---------------------------
   expect_run_ended worker-w1-restarted "$w1" 120
   expect_run_ended worker-w2-restarted "$w2" 120
@@ -298,11 +307,12 @@ run_store_part() {
   log "the restarted worker w1 uploaded $(( $(worker_uploads w1) - w1_before )) more batches"
 
   # --- Checks on the store ---------------------------------------------------------------------
-  store_list games >"$tmp/games.tsv"
+  game_list >"$tmp/games.tsv"
   objects="$(wc -l <"$tmp/games.tsv")"
   [ "$objects" -ge 3 ] || fail "only $objects game objects in the store"
-  # Names: <unix ms>-<worker>-m<model step>-...-<hash16>.replay
-  bad_names="$(cut -f1 "$tmp/games.tsv" | grep -v -E '^[0-9]+-.+-m[0-9]+-.*[0-9a-f]{16}\.replay$' || true)"
+  # Names: m<model step>/<unix ms>-<worker>-m<model step>-...-<hash16>.replay, in the folder
+  # of the model that played them.
+  bad_names="$(cut -f1 "$tmp/games.tsv" | grep -v -E '^m([0-9]{10})/[0-9]+-.+-m\1-.*[0-9a-f]{16}\.replay$' || true)"
   [ -z "$bad_names" ] || fail "game objects with unexpected names: $bad_names"
   duplicate_hashes="$(cut -f1 "$tmp/games.tsv" | sed -E 's/.*-([0-9a-f]{16})\.replay$/\1/' | sort | uniq -d)"
   [ -z "$duplicate_hashes" ] || fail "game objects sharing a content hash in their names: $duplicate_hashes"
@@ -316,7 +326,7 @@ run_store_part() {
   # Every game file valid through the rules, and the number of games they hold.
   mkdir -p "$tmp/games"
   while IFS=$'\t' read -r name _ _; do
-    store_get "games/$name" >"$tmp/games/$name" || fail "cannot read games/$name back"
+    store_get "games/$name" >"$tmp/games/${name#*/}" || fail "cannot read games/$name back"
   done <"$tmp/games.tsv"
   "$bin" replay check "$tmp/games" >"$tmp/replay-check.txt" 2>&1 \
     || { cat "$tmp/replay-check.txt" >&2; fail "replay check refused a game object"; }
@@ -325,7 +335,7 @@ run_store_part() {
   # The same count for the objects that were there when the trainer ended.
   mkdir -p "$tmp/games-at-trainer-end"
   cut -f1 "$tmp/games-at-trainer-end.tsv" | while read -r name; do
-    ln "$tmp/games/$name" "$tmp/games-at-trainer-end/$name"
+    ln "$tmp/games/${name#*/}" "$tmp/games-at-trainer-end/${name#*/}"
   done
   games_at_trainer_end="$("$bin" replay check "$tmp/games-at-trainer-end" | sed -n 's/^games: \([0-9]*\)$/\1/p')"
   rejected="$(store_list rejected | wc -l)"

@@ -91,9 +91,18 @@ impl Setup {
         Some(serde_json::from_slice(&bytes).expect("latest.json parses"))
     }
 
-    /// The game objects' file names.
+    /// The game objects' names (`games/m<step>/<file name>`), sorted; the workers' records
+    /// left out.
     fn game_objects(&self) -> Vec<String> {
-        list(&self.store_dir().join("games"))
+        let store = self.store_dir();
+        let mut objects: Vec<String> = walk(&store.join("games"))
+            .into_iter()
+            .map(|path| path.strip_prefix(&store).unwrap().to_string_lossy().into_owned())
+            // A name with '#' is an upload the file store has not finished yet.
+            .filter(|object| !object.starts_with("games/workers/") && !object.contains('#'))
+            .collect();
+        objects.sort();
+        objects
     }
 
     /// Waits until `done` holds, failing after `limit`.
@@ -169,9 +178,11 @@ fn metrics_steps(store: &Path) -> Vec<u64> {
 fn check_game_objects(setup: &Setup) -> usize {
     let mut hashes = HashSet::new();
     let mut games = 0;
-    for name in setup.game_objects() {
-        let parsed = GameName::parse(&name).unwrap_or_else(|| panic!("{name} is not a game object name"));
-        let path = setup.store_dir().join("games").join(&name);
+    for object in setup.game_objects() {
+        let name = object.rsplit('/').next().unwrap();
+        let parsed = GameName::parse(name).unwrap_or_else(|| panic!("{object} is not a game object name"));
+        assert_eq!(parsed.object(), object, "a batch outside its model's folder");
+        let path = setup.store_dir().join(&object);
         let bytes = std::fs::read(&path).unwrap();
         assert_eq!(format!("{:016x}", shogi_zero::fnv::hash(&bytes)), parsed.hash, "{name}: content does not match its name");
         assert!(hashes.insert(parsed.hash.clone()), "{name}: the same batch twice");
@@ -248,10 +259,10 @@ fn a_worker_killed_during_an_upload_uploads_the_batch_when_it_starts_again() {
     let bytes = std::fs::read(&batch).unwrap();
     let output = setup.worker("w1").args(["--games", "1"]).output().unwrap();
     assert!(output.status.success(), "{}", text(&output));
-    let name = batch.file_name().unwrap().to_str().unwrap().to_string();
+    let name = GameName::parse(batch.file_name().unwrap().to_str().unwrap()).unwrap().object();
     let objects = setup.game_objects();
     assert!(objects.contains(&name), "{name} not in {objects:?}");
-    assert_eq!(std::fs::read(setup.store_dir().join("games").join(&name)).unwrap(), bytes);
+    assert_eq!(std::fs::read(setup.store_dir().join(&name)).unwrap(), bytes);
     assert!(!batch.exists(), "the spooled batch is removed once uploaded");
     // The one game asked for, in a batch of its own.
     assert_eq!(objects.len(), 2, "{objects:?}");
@@ -286,10 +297,9 @@ fn a_corrupt_game_batch_is_set_aside_and_training_goes_on() {
     published_run(&setup);
     let bad =
         GameName { created_ms: 1, worker: "broken".to_string(), model_step: 0, pid: 1, sequence: 1, hash: "0123456789abcdef".to_string() };
-    let games = setup.store_dir().join("games");
-    std::fs::create_dir_all(&games).unwrap();
-    std::fs::write(games.join(bad.file_name()), "{\"format\":\"shogi-zero-replay\",\"version\":1,\"variant\":\"shogi\"\nnot json\n")
-        .unwrap();
+    let path = setup.store_dir().join(bad.object());
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, "{\"format\":\"shogi-zero-replay\",\"version\":1,\"variant\":\"shogi\"\nnot json\n").unwrap();
     let worker = Running::start(setup.worker("w1"));
     let output = Running::start(setup.trainer("models")).finish(Duration::from_secs(240));
     worker.kill();
@@ -374,7 +384,6 @@ fn cpu_workers_serve_a_run_whose_configuration_says_cuda_and_stop_when_it_ends()
     // The run keeps its own device: the worker played on its CPU by its own default.
     let stored = std::fs::read_to_string(setup.store_dir().join("config.toml")).unwrap();
     assert!(stored.contains("device = \"cuda"), "{stored}");
-    assert!(check_game_objects(&setup) > 0);
     let latest = setup.latest().unwrap();
     assert!(latest.step == 10 && latest.run_ended, "{latest:?}");
     // Told by latest.json that the run has ended, the worker stops with success.
@@ -382,6 +391,7 @@ fn cpu_workers_serve_a_run_whose_configuration_says_cuda_and_stop_when_it_ends()
     let printed = text(&output);
     assert!(output.status.success(), "{printed}");
     assert!(printed.contains("cpu") && printed.contains("the run has ended"), "{printed}");
+    assert!(check_game_objects(&setup) > 0);
     // And one started later stops at once.
     let output = setup.worker("w2").output().unwrap();
     assert!(output.status.success() && text(&output).contains("the run has ended"), "{}", text(&output));
@@ -406,4 +416,68 @@ fn a_signal_before_the_end_exits_143_and_the_same_command_resumes() {
     assert!(output.status.success(), "{}", text(&output));
     assert!(text(&output).contains("resumed: steps"), "{}", text(&output));
     assert!(worker.finish(Duration::from_secs(60)).status.success());
+}
+
+/// Milliseconds since 1970 by this machine's clock.
+fn now_ms() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as u64
+}
+
+#[test]
+#[cfg_attr(not(feature = "failpoints"), ignore = "needs the failpoints feature (scripts/test.sh turns it on)")]
+fn workers_with_clocks_an_hour_off_are_trained_on_and_a_batch_named_in_the_future_is_set_aside() {
+    let setup = Setup::new(20);
+    published_run(&setup);
+    // A batch named two hours ahead, as a broken worker would: the restarted trainer sets it
+    // aside rather than wait for its time.
+    let future = GameName {
+        created_ms: now_ms() + 2 * 3600 * 1000,
+        worker: "future".to_string(),
+        model_step: 0,
+        pid: 1,
+        sequence: 1,
+        hash: "0123456789abcdef".to_string(),
+    };
+    let path = setup.store_dir().join(future.object());
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, "from the future\n").unwrap();
+    let worker = |id: &str, skew_ms: i64| {
+        let mut command = setup.worker(id);
+        command.env("FAILPOINTS", format!("clock-skew-ms=return({skew_ms})"));
+        Running::start(command)
+    };
+    let fast = worker("fast", 3600 * 1000);
+    let slow = worker("slow", -3600 * 1000);
+    let started = now_ms();
+    let output = Running::start(setup.trainer("models")).finish(Duration::from_secs(300));
+    let printed = text(&output);
+    assert!(output.status.success(), "{printed}");
+    assert!(printed.contains(&format!("set aside rejected/{}: named", future.file_name())), "{printed}");
+    assert_eq!(list(&setup.store_dir().join("rejected")), vec![future.file_name()]);
+    for (worker, direction) in [(fast, "ahead of"), (slow, "behind")] {
+        let output = worker.finish(Duration::from_secs(60));
+        let printed = text(&output);
+        assert!(output.status.success(), "{printed}");
+        assert!(printed.contains(&format!("clock is 3600.0 s {direction} the store's")), "{printed}");
+    }
+    // Every batch named by the store's clock, and every one the trainer saw trained on.
+    let replay = setup.path("models/shogi/main");
+    let replay = replay.join(list(&replay).into_iter().find(|n| n.starts_with("replay-")).unwrap());
+    let trained = list(&replay);
+    for id in ["fast", "slow"] {
+        let names: Vec<GameName> = setup
+            .game_objects()
+            .iter()
+            .filter_map(|object| GameName::parse(object.rsplit('/').next().unwrap()))
+            .filter(|name| name.worker == id)
+            .collect();
+        assert!(!names.is_empty(), "no batch from worker {id}");
+        for name in &names {
+            assert!(
+                name.created_ms + 60_000 > started && name.created_ms < now_ms() + 60_000,
+                "{name:?} is not named by the store's clock"
+            );
+        }
+        assert!(names.iter().any(|name| trained.contains(&name.file_name())), "no batch of worker {id} trained on: {trained:?}");
+    }
 }

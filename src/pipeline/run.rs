@@ -28,7 +28,7 @@ use crate::nn::{Network, NetworkError, UnmappedMove};
 use crate::replay::{ReplayError, ReplayWindow, WindowConfig, WindowError};
 use crate::selfplay::runner::{self, Counters, Evaluators, SelfplayRun};
 use crate::selfplay::SelfplayError;
-use crate::store::games::GameSync;
+use crate::store::games::{self, GameSync};
 use crate::store::{checkpoints, layout, Store};
 use crate::train::batch::BatchBuilder;
 use crate::train::optimizer::Optimizer;
@@ -469,9 +469,16 @@ impl Loop<'_> {
         if let Some((store, sync)) = &mut self.sync {
             let age = train.max_game_age.saturating_mul(train.checkpoint_every);
             let oldest = if train.max_game_age == 0 { 0 } else { self.trainer.step_count().saturating_sub(age) };
-            let report = sync.sync(store, oldest)?;
+            let report = sync.sync(store, oldest, games::now_ms())?;
             for object in report.unnamed {
-                log(self.progress, &format!("passed over {object}: not a game batch name of this program"));
+                log(self.progress, &format!("passed over {object}: not a game batch name of this program, or in another model's folder"));
+            }
+            for object in report.vanished {
+                log(self.progress, &format!("warning: {object} was listed but is gone (deleted since): passed over"));
+            }
+            for (object, ahead_s) in report.future {
+                interval.rejected += 1;
+                log(self.progress, &format!("set aside {object}: named {ahead_s} s ahead of this machine's clock"));
             }
         }
         let refresh = self.window.refresh()?;

@@ -142,7 +142,13 @@ pub fn run(store: &Store, run: &WorkerRun, stop: &AtomicBool, progress: &Progres
     let spool = run.cache.join("spool").join(&run.worker_id);
     std::fs::create_dir_all(&spool).map_err(|e| StoreError::Local(format!("cannot create {}: {e}", spool.display())))?;
     let mut summary = WorkerSummary::default();
-    for file in games::leftovers(&spool, &run.worker_id)? {
+    let clock_offset = games::clock_offset(store, &run.worker_id)?;
+    if clock_offset.abs() > 2000 {
+        let (seconds, direction) = (clock_offset.unsigned_abs() as f64 / 1000.0, if clock_offset > 0 { "behind" } else { "ahead of" });
+        progress
+            .suspend(|| eprintln!("this machine's clock is {seconds:.1} s {direction} the store's: game batches are named by the store's"));
+    }
+    for file in games::leftovers(&spool, &run.worker_id, clock_offset)? {
         games::upload(store, &file)?;
         summary.uploaded += 1;
     }
@@ -175,7 +181,7 @@ pub fn run(store: &Store, run: &WorkerRun, stop: &AtomicBool, progress: &Progres
         let playing = scope.spawn(|| {
             let mut on_file = |path: &Path| -> Result<(), String> {
                 let step = batch_step.load(Ordering::Relaxed);
-                let named = games::name_for_upload(path, &run.worker_id, step).map_err(|e| e.to_string())?;
+                let named = games::name_for_upload(path, &run.worker_id, step, clock_offset).map_err(|e| e.to_string())?;
                 games::upload(store, &named).map_err(|e| e.to_string())?;
                 uploaded.fetch_add(1, Ordering::Relaxed);
                 batch_step.store(model_step.load(Ordering::Relaxed), Ordering::Relaxed);

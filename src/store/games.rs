@@ -1,22 +1,81 @@
 //! Game batches in the store. A worker writes each batch to a local spool folder, renames it to
-//! its object name (upload time, worker, model step, checksum) and uploads it create-only, then
-//! removes the local file: killed at any moment, it loses at most the batch it was playing, and
-//! a batch left in the spool is uploaded when the worker starts again, under the same name.
-//! The trainer copies the batches it has not seen into its replay folder, where its window
-//! reads and checks them.
+//! its object name (time, worker, model step, checksum) and uploads it create-only into its
+//! model's folder, then removes the local file: killed at any moment, it loses at most the
+//! batch it was playing, and a batch left in the spool is uploaded when the worker starts
+//! again, under the same name.
+//!
+//! The trainer lists the folders of the models recent enough to train on and copies the
+//! batches it has not seen into its replay folder, where its window reads and checks them.
+//! Nothing it does depends on a worker's clock: a worker names its batches by the store's
+//! clock (measured against its record, [`clock_offset`]), and a batch named more than a minute
+//! ahead of the trainer's clock is set aside, never waited for.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::Serialize;
 
 use super::layout::{self, GameName};
 use super::{Created, Store, StoreError};
 use crate::fnv;
 use crate::replay::format::is_replay_name;
 
+/// How far ahead of the trainer's clock a batch's name may be (a worker's measurement of the
+/// store's clock is good to a second or two; more is a broken or dishonest worker).
+pub const FUTURE_TOLERANCE_MS: u64 = 60 * 1000;
+
+/// What a worker's record (`games/workers/<worker>.json`) says.
+#[derive(Debug, Serialize)]
+struct WorkerRecord<'a> {
+    worker: &'a str,
+    host: String,
+    pid: u32,
+    /// This machine's clock when it wrote the record, milliseconds since 1970.
+    local_clock_ms: i64,
+    version: &'static str,
+}
+
+/// Writes `worker`'s record and returns how far the store's clock is ahead of this machine's,
+/// in milliseconds (negative when behind), from the record's modification time. Batches are
+/// named by this machine's clock plus the offset, so that a machine whose clock is wrong names
+/// them as well as any other.
+pub fn clock_offset(store: &Store, worker: &str) -> Result<i64, StoreError> {
+    let before = local_clock_ms();
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").map(|h| h.trim().to_string()).unwrap_or_default();
+    let record = WorkerRecord { worker, host, pid: std::process::id(), local_clock_ms: before, version: env!("CARGO_PKG_VERSION") };
+    let name = format!("{}/{worker}.json", layout::WORKERS);
+    let json = serde_json::to_string_pretty(&record).expect("the record serialises");
+    store.put(&name, format!("{json}\n").into_bytes())?;
+    let after = local_clock_ms();
+    let modified = store.modified_ms(&name)?.ok_or_else(|| StoreError::Failed {
+        url: store.url().to_string(),
+        action: "look up",
+        name: name.clone(),
+        message: "the object just written is missing".to_string(),
+    })?;
+    Ok(i64::try_from(modified).unwrap_or(i64::MAX) - (before + after) / 2)
+}
+
+/// This machine's clock, milliseconds since 1970. Test builds can set it wrong:
+/// `FAILPOINTS=clock-skew-ms=return(3600000)` puts it an hour ahead.
+fn local_clock_ms() -> i64 {
+    let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
+    #[cfg(feature = "failpoints")]
+    fail::fail_point!("clock-skew-ms", |skew: Option<String>| now + skew.and_then(|s| s.parse::<i64>().ok()).unwrap_or(0));
+    now
+}
+
+/// Milliseconds since 1970 by the trainer's clock.
+pub fn now_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
 /// Renames a replay file just written by [`crate::replay::write_games`] (`games-<ms>-<pid>-<seq>`)
 /// in the spool folder to its object name, for games of `worker` played by the model of
-/// `model_step`. Returns the new path.
-pub fn name_for_upload(file: &Path, worker: &str, model_step: u64) -> Result<PathBuf, StoreError> {
+/// `model_step`, timed now by the store's clock (`clock_offset`, from [`clock_offset`]).
+/// Returns the new path.
+pub fn name_for_upload(file: &Path, worker: &str, model_step: u64, clock_offset: i64) -> Result<PathBuf, StoreError> {
     let local = |message: String| StoreError::Local(format!("{}: {message}", file.display()));
     let file_name = file.file_name().and_then(|n| n.to_str()).ok_or_else(|| local("not a file name".to_string()))?;
     let numbers: Vec<u64> = file_name
@@ -24,10 +83,11 @@ pub fn name_for_upload(file: &Path, worker: &str, model_step: u64) -> Result<Pat
         .and_then(|n| n.strip_suffix(".replay"))
         .map(|n| n.split('-').filter_map(|part| part.parse().ok()).collect())
         .unwrap_or_default();
-    let [created_ms, pid, sequence] = numbers[..] else {
+    let [_, pid, sequence] = numbers[..] else {
         return Err(local("not a replay file name of this program".to_string()));
     };
     let bytes = std::fs::read(file).map_err(|e| local(e.to_string()))?;
+    let created_ms = u64::try_from(local_clock_ms().saturating_add(clock_offset)).unwrap_or(0);
     let name = GameName { created_ms, worker: worker.to_string(), model_step, pid, sequence, hash: format!("{:016x}", fnv::hash(&bytes)) };
     let target = file.with_file_name(name.file_name());
     std::fs::rename(file, &target).map_err(|e| local(format!("cannot rename to {}: {e}", target.display())))?;
@@ -53,10 +113,10 @@ pub fn upload(store: &Store, file: &Path) -> Result<(String, Created), StoreErro
 }
 
 /// The batches a previous run of `worker` left in its spool folder, ready to upload. A batch
-/// written but not yet named (the worker was killed in between) is named with model step 0,
-/// since its model is unknown: the trainer treats it as old. Temporary files, cut by the
+/// written but not yet named (the worker was killed in between) is named now, with model step
+/// 0, since its model is unknown: the trainer treats it as old. Temporary files, cut by the
 /// kill, are removed.
-pub fn leftovers(spool: &Path, worker: &str) -> Result<Vec<PathBuf>, StoreError> {
+pub fn leftovers(spool: &Path, worker: &str, clock_offset: i64) -> Result<Vec<PathBuf>, StoreError> {
     let local = |e: std::io::Error| StoreError::Local(format!("{}: {e}", spool.display()));
     let mut named = Vec::new();
     for entry in std::fs::read_dir(spool).map_err(local)? {
@@ -65,7 +125,7 @@ pub fn leftovers(spool: &Path, worker: &str) -> Result<Vec<PathBuf>, StoreError>
         if GameName::parse(&name).is_some() {
             named.push(path);
         } else if name.starts_with("games-") && is_replay_name(&name) {
-            named.push(name_for_upload(&path, worker, 0)?);
+            named.push(name_for_upload(&path, worker, 0, clock_offset)?);
         } else if name.starts_with('.') {
             std::fs::remove_file(&path).map_err(local)?;
         }
@@ -79,66 +139,85 @@ pub fn leftovers(spool: &Path, worker: &str) -> Result<Vec<PathBuf>, StoreError>
 pub struct SyncReport {
     /// Batches copied into the replay folder.
     pub fetched: usize,
-    /// New batches passed over because their model is too old.
-    pub stale: usize,
-    /// Objects under `games/` whose names this program does not make.
+    /// Objects under `games/` whose names this program does not make, or that sit in another
+    /// model's folder than their name says.
     pub unnamed: Vec<String>,
+    /// Batches named more than [`FUTURE_TOLERANCE_MS`] ahead of the trainer's clock, set aside:
+    /// the copy's name under `rejected/` and how many seconds ahead it was.
+    pub future: Vec<(String, u64)>,
+    /// Listed objects gone by the time they were read.
+    pub vanished: Vec<String>,
 }
-
-/// How far back, in milliseconds of upload time, each listing looks again for batches that
-/// arrived late (a worker's clock behind, an upload that took long).
-const LATE_ARRIVALS_MS: u64 = 10 * 60 * 1000;
 
 /// The trainer's copy of the store's game batches in its replay folder.
 pub struct GameSync {
     dir: PathBuf,
-    /// Names fetched, passed over or set aside, among those the next listing may return.
-    seen: HashSet<String>,
-    /// The newest upload time seen; listings start [`LATE_ARRIVALS_MS`] before it.
-    newest_ms: Option<u64>,
+    /// The file names fetched, passed over or set aside, by the step of their model; models
+    /// too old to train on are forgotten, as their folders are not listed again.
+    seen: BTreeMap<u64, HashSet<String>>,
+    /// Objects passed over because their names are not game batch names.
+    unnamed: HashSet<String>,
     listed_rejected: bool,
 }
 
 impl GameSync {
     /// A sync into the replay folder `dir`.
     pub fn new(dir: &Path) -> GameSync {
-        GameSync { dir: dir.to_path_buf(), seen: HashSet::new(), newest_ms: None, listed_rejected: false }
+        GameSync { dir: dir.to_path_buf(), seen: BTreeMap::new(), unnamed: HashSet::new(), listed_rejected: false }
     }
 
-    /// Copies the batches not seen yet whose model step is at least `min_model_step`, and
-    /// removes from the replay folder the batches of older models.
-    pub fn sync(&mut self, store: &Store, min_model_step: u64) -> Result<SyncReport, StoreError> {
+    /// Copies the batches not seen yet of the models of step `min_model_step` and later, and
+    /// removes from the replay folder the batches of older models. `now_ms` is the trainer's
+    /// clock ([`now_ms`]).
+    pub fn sync(&mut self, store: &Store, min_model_step: u64, now_ms: u64) -> Result<SyncReport, StoreError> {
         if !self.listed_rejected {
-            for name in store.list(layout::REJECTED, None)? {
-                self.seen.insert(name.rsplit('/').next().unwrap_or_default().to_string());
+            for object in store.list(layout::REJECTED)? {
+                let file_name = object.rsplit('/').next().unwrap_or_default();
+                if let Some(name) = GameName::parse(file_name) {
+                    self.seen.entry(name.model_step).or_default().insert(file_name.to_string());
+                }
             }
             self.listed_rejected = true;
         }
-        let after = self.newest_ms.map(|ms| format!("{}/{:015}", layout::GAMES, ms.saturating_sub(LATE_ARRIVALS_MS)));
-        let mut report = SyncReport::default();
-        for object in store.list(layout::GAMES, after.as_deref())? {
-            let file_name = object.rsplit('/').next().unwrap_or_default().to_string();
-            if self.seen.contains(&file_name) {
-                continue;
+        self.seen = self.seen.split_off(&min_model_step);
+        // Batches straight under games/ were written by earlier versions, which kept no folders.
+        let (mut objects, folders) = store.list_level(layout::GAMES)?;
+        for folder in folders {
+            if layout::parse_games_folder(&folder).is_some_and(|step| step >= min_model_step) {
+                objects.extend(store.list(&folder)?);
             }
-            let Some(name) = GameName::parse(&file_name) else {
-                report.unnamed.push(object);
-                self.seen.insert(file_name);
+        }
+        let mut report = SyncReport::default();
+        for object in objects {
+            let file_name = object.rsplit('/').next().unwrap_or_default().to_string();
+            let name =
+                GameName::parse(&file_name).filter(|name| object == name.object() || object == format!("{}/{file_name}", layout::GAMES));
+            let Some(name) = name else {
+                if self.unnamed.insert(object.clone()) {
+                    report.unnamed.push(object);
+                }
                 continue;
             };
-            self.newest_ms = self.newest_ms.max(Some(name.created_ms));
-            if name.model_step < min_model_step {
-                report.stale += 1;
+            if name.model_step < min_model_step || self.seen.get(&name.model_step).is_some_and(|seen| seen.contains(&file_name)) {
+                continue;
+            }
+            let fetched = store.get(&object)?;
+            let path = self.dir.join(&file_name);
+            self.seen.entry(name.model_step).or_default().insert(file_name.clone());
+            let Some(bytes) = fetched else {
+                // Deleted since the listing (a lifecycle rule, an operator): nothing to train on.
+                report.vanished.push(object);
+                continue;
+            };
+            if name.created_ms > now_ms.saturating_add(FUTURE_TOLERANCE_MS) {
+                let copy = format!("{}/{file_name}", layout::REJECTED);
+                store.put_new(&copy, bytes)?;
+                report.future.push((copy, (name.created_ms - now_ms) / 1000));
             } else {
-                super::checkpoints::fetch_file(store, &object, &self.dir.join(&file_name))?;
+                crate::files::write_atomic(&path, &bytes)
+                    .map_err(|e| StoreError::Local(format!("cannot write {}: {e}", path.display())))?;
                 report.fetched += 1;
             }
-            self.seen.insert(file_name);
-        }
-        // Names older than the next listing's start are never listed again.
-        if let Some(newest) = self.newest_ms {
-            let oldest_listed = newest.saturating_sub(LATE_ARRIVALS_MS);
-            self.seen.retain(|name| GameName::parse(name).is_none_or(|n| n.created_ms >= oldest_listed));
         }
         self.prune(min_model_step)?;
         Ok(report)
@@ -165,7 +244,9 @@ impl GameSync {
         let object = format!("{}/{file_name}", layout::REJECTED);
         store.put_new(&object, bytes)?;
         std::fs::remove_file(file).map_err(|e| StoreError::Local(format!("{}: {e}", file.display())))?;
-        self.seen.insert(file_name);
+        if let Some(name) = GameName::parse(&file_name) {
+            self.seen.entry(name.model_step).or_default().insert(file_name);
+        }
         Ok(object)
     }
 }

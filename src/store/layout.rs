@@ -8,17 +8,20 @@
 //!     step-<step>.json                 metadata (network shape, layout, weights size and checksum)
 //!     step-<step>.safetensors          weights
 //!     step-<step>.optimizer.safetensors, step-<step>.trainer.json   what the trainer resumes from
-//! games/<ms>-<worker>-m<step>-<pid>-<seq>-<hash>.replay
-//!                                      a batch of self-play games, created once, never replaced
-//! rejected/<same name>                 a copy of each game object that failed validation
+//! games/m<step>/<ms>-<worker>-m<step>-<pid>-<seq>-<hash>.replay
+//!                                      a batch of self-play games played by the model of
+//!                                      <step>, created once, never replaced
+//! games/workers/<worker>.json          each worker's record, rewritten when it starts
+//! rejected/<file name>                 a copy of each game object that failed validation
 //! metrics/metrics.jsonl, *.png         the trainer's metrics and charts (replaced at each checkpoint)
 //! ```
 //!
 //! `<step>` is zero-padded to 10 digits and `<hash>` is the FNV-1a 64 checksum of the weights
-//! (of a game batch, for game objects) in 16 hex digits. Game names start with the upload
-//! time in milliseconds (15 digits), so that names sort roughly by age, then the worker's id and
-//! the step of the model that played them. `latest.json` is written only after every file of
-//! the checkpoint it names.
+//! (of a game batch, for game objects) in 16 hex digits. Game batches sit in one folder per
+//! model, so that the trainer lists only the folders of models recent enough to train on. Their
+//! names start with the time they were written in milliseconds (15 digits), by the store's clock
+//! as the worker measured it against its record, then the worker's id and the step of the model
+//! that played them. `latest.json` is written only after every file of the checkpoint it names.
 
 use serde::{Deserialize, Serialize};
 
@@ -30,6 +33,8 @@ pub const LATEST: &str = "latest.json";
 pub const CHECKPOINTS: &str = "checkpoints";
 /// The folder of game batches.
 pub const GAMES: &str = "games";
+/// The folder of the workers' records, under [`GAMES`] (workers write nothing else).
+pub const WORKERS: &str = "games/workers";
 /// The folder of game batches set aside by the trainer.
 pub const REJECTED: &str = "rejected";
 /// The folder of the trainer's metrics and charts.
@@ -60,6 +65,18 @@ pub fn checkpoint_folder(step: u64, hash: &str) -> String {
     format!("{CHECKPOINTS}/step-{step:010}-{hash}")
 }
 
+/// The folder of the game batches played by the model of `step`.
+pub fn games_folder(step: u64) -> String {
+    format!("{GAMES}/m{step:010}")
+}
+
+/// The model step of a folder made by [`games_folder`] (its last part).
+pub fn parse_games_folder(folder: &str) -> Option<u64> {
+    let last = folder.rsplit('/').next()?;
+    let digits = last.strip_prefix('m')?;
+    (digits.len() == 10 && digits.bytes().all(|b| b.is_ascii_digit())).then(|| digits.parse().ok()).flatten()
+}
+
 /// A worker's id is letters, digits, `.`, `_` and `-` (at most 64): it is part of object names.
 pub fn check_worker_id(id: &str) -> Result<(), String> {
     let valid = !id.is_empty() && id.len() <= 64 && id.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
@@ -86,7 +103,7 @@ pub struct GameName {
 }
 
 impl GameName {
-    /// The file name (without the `games/` folder).
+    /// The file name (without its folder).
     pub fn file_name(&self) -> String {
         format!(
             "{:015}-{}-m{:010}-{:010}-{:08}-{}.replay",
@@ -94,9 +111,9 @@ impl GameName {
         )
     }
 
-    /// The object's name.
+    /// The object's name, in the folder of its model.
     pub fn object(&self) -> String {
-        format!("{GAMES}/{}", self.file_name())
+        format!("{}/{}", games_folder(self.model_step), self.file_name())
     }
 
     /// Reads a file name made by [`GameName::file_name`].
@@ -140,6 +157,18 @@ mod tests {
         assert_eq!(GameName::parse(&name.file_name()), Some(name));
         assert_eq!(GameName::parse("games-000001764000000-0000004242-00000007.replay"), None);
         assert_eq!(GameName::parse("001764000000123-w-m0000000400-0000004242-00000007-xyz.replay"), None);
+    }
+
+    #[test]
+    fn game_objects_sit_in_their_models_folder() {
+        let name =
+            GameName { created_ms: 5, worker: "w".to_string(), model_step: 30, pid: 1, sequence: 2, hash: "0123456789abcdef".to_string() };
+        assert_eq!(name.object(), format!("games/m0000000030/{}", name.file_name()));
+        assert_eq!(parse_games_folder("games/m0000000030"), Some(30));
+        assert_eq!(parse_games_folder("games/m0000000030/"), None);
+        for bad in ["games/workers", "games/m30", "games/m00000000x0"] {
+            assert_eq!(parse_games_folder(bad), None, "{bad}");
+        }
     }
 
     #[test]

@@ -180,17 +180,39 @@ impl Store {
         }
     }
 
-    /// The names (relative to the run's root) under the folder `prefix`, sorted; with `after`,
-    /// only names that sort after it (S3 lists those without reading the others).
-    pub fn list(&self, prefix: &str, after: Option<&str>) -> Result<Vec<String>, StoreError> {
+    /// When object `name` was last written, by the store's clock (milliseconds since 1970), or
+    /// `None` when there is none.
+    pub fn modified_ms(&self, name: &str) -> Result<Option<u64>, StoreError> {
+        let path = self.path(name);
+        match self.runtime.block_on(self.inner.head(&path)) {
+            Ok(meta) => Ok(Some(u64::try_from(meta.last_modified.timestamp_millis()).unwrap_or(0))),
+            Err(object_store::Error::NotFound { .. }) => Ok(None),
+            Err(e) => Err(self.error("look up", name, e)),
+        }
+    }
+
+    /// One level of the folder `prefix`: the objects directly in it and the names of its
+    /// subfolders (relative to the run's root), each sorted.
+    pub fn list_level(&self, prefix: &str) -> Result<(Vec<String>, Vec<String>), StoreError> {
         let folder = self.path(prefix);
-        let listed = self.runtime.block_on(async {
-            let stream = match after {
-                Some(after) => self.inner.list_with_offset(Some(&folder), &self.path(after)),
-                None => self.inner.list(Some(&folder)),
-            };
-            stream.try_collect::<Vec<_>>().await
-        });
+        match self.runtime.block_on(self.inner.list_with_delimiter(Some(&folder))) {
+            Ok(listed) => {
+                let mut objects: Vec<String> = listed.objects.iter().map(|meta| self.relative(&meta.location)).collect();
+                let mut folders: Vec<String> = listed.common_prefixes.iter().map(|path| self.relative(path)).collect();
+                objects.sort();
+                folders.sort();
+                Ok((objects, folders))
+            }
+            Err(object_store::Error::NotFound { .. }) => Ok((Vec::new(), Vec::new())),
+            Err(e) => Err(self.error("list", prefix, e)),
+        }
+    }
+
+    /// The names (relative to the run's root) of every object under the folder `prefix`, at
+    /// any depth, sorted.
+    pub fn list(&self, prefix: &str) -> Result<Vec<String>, StoreError> {
+        let folder = self.path(prefix);
+        let listed = self.runtime.block_on(self.inner.list(Some(&folder)).try_collect::<Vec<_>>());
         let mut names: Vec<String> = match listed {
             Ok(objects) => objects.iter().map(|meta| self.relative(&meta.location)).collect(),
             Err(object_store::Error::NotFound { .. }) => Vec::new(),
