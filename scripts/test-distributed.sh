@@ -223,8 +223,7 @@ set_trainer_args() {
 }
 set_trainer_args
 # Sets wargs to the command line of worker $1 (each worker keeps its own cache folder).
-# (Few games in flight, so that the first batches come soon.)
-worker_argv() { wargs=(selfplay --variant shogi --store "$store" --worker-id "$1" --cache "$tmp/cache-$1" --games-per-thread 8); }
+worker_argv() { wargs=(selfplay --variant shogi --store "$store" --worker-id "$1" --cache "$tmp/cache-$1"); }
 
 # Waits (at most $3 seconds) for worker $1 (pid $2) to stop by itself, and checks that it
 # exited with status 0 saying that the run has ended.
