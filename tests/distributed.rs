@@ -4,6 +4,7 @@
 //! `scripts/test-distributed.sh` runs the same roles against a real S3 server (SeaweedFS).
 
 use std::collections::HashSet;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -291,26 +292,60 @@ fn a_trainer_killed_on_a_lost_machine_resumes_from_the_store() {
     assert!(steps.contains(&before), "{steps:?}");
 }
 
-#[test]
-fn a_corrupt_game_batch_is_set_aside_and_training_goes_on() {
-    let setup = Setup::new(10);
-    published_run(&setup);
-    let bad =
-        GameName { created_ms: 1, worker: "broken".to_string(), model_step: 0, pid: 1, sequence: 1, hash: "0123456789abcdef".to_string() };
-    let path = setup.store_dir().join(bad.object());
+/// A batch of worker `worker` with `text`, put straight into the store; returns its name.
+fn put_batch(setup: &Setup, worker: &str, text: &[u8]) -> GameName {
+    let name =
+        GameName { created_ms: 1, worker: worker.to_string(), model_step: 0, pid: 1, sequence: 1, hash: "0123456789abcdef".to_string() };
+    let path = setup.store_dir().join(name.object());
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(&path, "{\"format\":\"shogi-zero-replay\",\"version\":1,\"variant\":\"shogi\"\nnot json\n").unwrap();
+    std::fs::write(&path, text).unwrap();
+    name
+}
+
+#[test]
+fn broken_oversized_and_foreign_batches_are_set_aside_and_training_goes_on() {
+    let setup = Setup::new(10);
+    let limits = "\n[store]\nmax_batch_mib = 1\nmax_line_kib = 64\n";
+    std::fs::OpenOptions::new().append(true).open(setup.path("run.toml")).unwrap().write_all(limits.as_bytes()).unwrap();
+    published_run(&setup);
+    let header = |ply_cap: u32| {
+        format!(
+            "{{\"format\":\"shogi-zero-replay\",\"version\":1,\"variant\":\"shogi\",\"ply_cap\":{ply_cap},\"declaration\":true,\"games\":1,\"created_unix_ms\":1}}\n"
+        )
+    };
+    let mut long_line = header(40).into_bytes();
+    long_line.extend(std::iter::repeat_n(b'x', 65 * 1024));
+    long_line.push(b'\n');
+    let other_start = format!("{}{{\"start\":\"4k4/9/9/9/9/9/9/9/4K4 b - 1\",\"moves\":[]}}\n", header(40));
+    let batches = [
+        (put_batch(&setup, "broken", b"{\"format\":\"shogi-zero-replay\",\"version\":1,\"variant\":\"shogi\"\nnot json\n"), "bad header"),
+        (put_batch(&setup, "huge", &vec![b'{'; 1024 * 1024 + 1]), "over [store] max_batch_mib = 1 MiB"),
+        (put_batch(&setup, "long", &long_line), "over [store] max_line_kib = 64"),
+        (put_batch(&setup, "capped", header(999).as_bytes()), "ply cap 999"),
+        (put_batch(&setup, "elsewhere", other_start.as_bytes()), "not from a start position of this run"),
+    ];
     let worker = Running::start(setup.worker("w1"));
     let output = Running::start(setup.trainer("models")).finish(Duration::from_secs(240));
     worker.kill();
     let printed = text(&output);
     assert!(output.status.success(), "{printed}");
-    assert!(printed.contains(&format!("set aside rejected/{}", bad.file_name())), "{printed}");
-    assert_eq!(list(&setup.store_dir().join("rejected")), vec![bad.file_name()]);
+    for (name, reason) in &batches {
+        let line = printed.lines().find(|line| line.contains(&format!("set aside rejected/{}", name.file_name())));
+        assert!(line.is_some_and(|line| line.contains(reason)), "{}: no line with '{reason}' in\n{printed}", name.worker);
+    }
+    // Every batch is kept as it was: the oversized one is copied whole without being read.
+    for (name, _) in &batches {
+        let original = std::fs::read(setup.store_dir().join(name.object())).unwrap();
+        assert_eq!(std::fs::read(setup.store_dir().join("rejected").join(name.file_name())).unwrap(), original, "{}", name.worker);
+    }
+    assert_eq!(list(&setup.store_dir().join("rejected")).len(), batches.len());
     let metrics = std::fs::read_to_string(setup.store_dir().join("metrics/metrics.jsonl")).unwrap();
-    let rejected: u64 =
-        metrics.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["rejected_files"].as_u64().unwrap()).sum();
-    assert_eq!(rejected, 1);
+    let lines: Vec<serde_json::Value> = metrics.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.iter().map(|l| l["rejected_files"].as_u64().unwrap()).sum::<u64>(), batches.len() as u64);
+    for (name, _) in &batches {
+        let count: u64 = lines.iter().filter_map(|l| l["rejected_by_worker"][&name.worker].as_u64()).sum();
+        assert_eq!(count, 1, "{}: {metrics}", name.worker);
+    }
     assert_eq!(setup.latest().unwrap().step, 10);
 }
 

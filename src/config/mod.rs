@@ -8,7 +8,9 @@
 //! is reported as an [`InvalidField`](crate::invalid_field::InvalidField).
 //!
 //! - [`run`]: the whole file ([`RunConfig`]), read and checked.
+//! - [`store`]: `[store]`, the limits on what a distributed run's trainer takes from workers.
 
 pub mod run;
+pub mod store;
 
 pub use run::{to_toml, ConfigError, RunConfig};

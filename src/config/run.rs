@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use super::store::StoreConfig;
 use crate::arena::strength::EvalConfig;
 use crate::arena::GateConfig;
 use crate::invalid_field::InvalidField;
@@ -48,6 +49,9 @@ pub struct RunConfig {
     /// The bootstrap teacher (off by default).
     #[serde(default)]
     pub bootstrap: BootstrapConfig,
+    /// Limits on the game batches a distributed run's trainer reads.
+    #[serde(default)]
+    pub store: StoreConfig,
 }
 
 /// Why a configuration file could not be used.
@@ -100,7 +104,8 @@ impl RunConfig {
         self.train.check_network(&self.network)?;
         self.gating.validate()?;
         self.eval.validate()?;
-        self.bootstrap.validate()
+        self.bootstrap.validate()?;
+        self.store.validate()
     }
 
     /// The default configuration file of a variant: `configs/<variant>-cpu.toml`, the CPU recipe.

@@ -1,6 +1,7 @@
 //! Training metrics: one JSON line per checkpoint in `metrics.jsonl` of the run folder, and PNG
 //! charts drawn from them (losses, self-play game length and gating scores) beside it.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -54,6 +55,10 @@ pub struct MetricsLine {
     /// Replay files (game batches) refused by the window's checks in this interval, set aside.
     #[serde(default)]
     pub rejected_files: u64,
+    /// With a store: the same by the worker named in the batches' names (none when no batch
+    /// was refused).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub rejected_by_worker: BTreeMap<String, u64>,
     /// Training steps skipped for a loss or gradient that was not finite (none before they
     /// were counted).
     #[serde(default)]

@@ -5,6 +5,7 @@
 //! Starting `train` on an existing run resumes from its latest checkpoint; a kill loses at
 //! most the work since that checkpoint.
 
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -26,9 +27,10 @@ use crate::nn::checkpoint::{self, CheckpointError};
 use crate::nn::device::on_fresh_thread;
 use crate::nn::{Network, NetworkError, UnmappedMove};
 use crate::replay::{ReplayError, ReplayWindow, WindowConfig, WindowError};
+use crate::rules::notation::sfen;
 use crate::selfplay::runner::{self, Counters, Evaluators, SelfplayRun};
 use crate::selfplay::SelfplayError;
-use crate::store::games::{self, GameSync};
+use crate::store::games::{self, BatchRules, GameSync, SetAside};
 use crate::store::{checkpoints, layout, Store};
 use crate::train::batch::BatchBuilder;
 use crate::train::optimizer::Optimizer;
@@ -165,6 +167,7 @@ pub fn train(run: &TrainRun, stop: &AtomicBool, progress: &ProgressBar) -> Resul
         targets: config.train.targets(),
     };
     let mut window = ReplayWindow::resume(&replay_dir, variant, window_config, state.window.clone())?;
+    let batch_rules = accepted_batches(config)?;
     let selfplay = SelfplayRun {
         variant,
         search: config.search,
@@ -219,7 +222,7 @@ pub fn train(run: &TrainRun, stop: &AtomicBool, progress: &ProgressBar) -> Resul
             run,
             trainer: &mut trainer,
             window: &mut window,
-            sync: store.map(|store| (store, GameSync::new(&replay_dir))),
+            sync: store.map(|store| (store, GameSync::new(&replay_dir, batch_rules))),
             model: local_models.as_ref().map(|(model, _)| model),
             incumbent,
             opponent: local_models.as_ref().and_then(|(_, opponent)| opponent.as_ref().map(|(model, step)| (model, *step))),
@@ -342,10 +345,23 @@ struct Interval {
     evaluations: u64,
     /// Replay files refused by the window's checks.
     rejected: u64,
+    /// With a store: the same, by the worker named in the batches' names.
+    rejected_by_worker: BTreeMap<String, u64>,
     /// Samples the bootstrap teacher labelled.
     taught: u64,
     /// Steps skipped for a loss or gradient that was not finite.
     skipped: u64,
+}
+
+impl Interval {
+    /// Counts a batch refused by the window or set aside before it, with the worker named in
+    /// its name where it has one.
+    fn reject(&mut self, worker: Option<String>) {
+        self.rejected += 1;
+        if let Some(worker) = worker {
+            *self.rejected_by_worker.entry(worker).or_default() += 1;
+        }
+    }
 }
 
 impl Loop<'_> {
@@ -476,20 +492,24 @@ impl Loop<'_> {
             for object in report.vanished {
                 log(self.progress, &format!("warning: {object} was listed but is gone (deleted since): passed over"));
             }
-            for (object, ahead_s) in report.future {
-                interval.rejected += 1;
-                log(self.progress, &format!("set aside {object}: named {ahead_s} s ahead of this machine's clock"));
+            for SetAside { copy, worker, reason } in report.set_aside {
+                interval.reject(Some(worker));
+                log(self.progress, &format!("set aside {copy}: {reason}"));
             }
         }
         let refresh = self.window.refresh()?;
         for error in &refresh.rejected {
-            interval.rejected += 1;
             match &mut self.sync {
                 Some((store, sync)) => {
                     let object = sync.set_aside(store, error.path())?;
+                    let file_name = error.path().file_name().and_then(|n| n.to_str()).unwrap_or_default();
+                    interval.reject(layout::GameName::parse(file_name).map(|name| name.worker));
                     log(self.progress, &format!("set aside {object}: {error}"));
                 }
-                None => log(self.progress, &format!("skipped a replay file: {error}")),
+                None => {
+                    interval.reject(None);
+                    log(self.progress, &format!("skipped a replay file: {error}"));
+                }
             }
         }
         if self.sync.is_some() {
@@ -569,6 +589,7 @@ impl Loop<'_> {
             selfplay_step: self.incumbent,
             league_opponent: self.opponent.map(|(_, step)| step),
             rejected_files: interval.rejected,
+            rejected_by_worker: interval.rejected_by_worker.clone(),
             skipped_steps: interval.skipped,
             teacher_share: (interval.taught > 0)
                 .then(|| interval.taught as f64 / (interval.steps * config.train.batch_size as u64).max(1) as f64),
@@ -634,6 +655,18 @@ fn run_config_text(config: &RunConfig) -> String {
 /// The run's name: its folder's.
 fn run_name(run_dir: &Path) -> String {
     run_dir.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+}
+
+/// The game batches the trainer takes from a store's workers: those played under the run's
+/// variant, rules and start positions, within its `[store]` limits.
+fn accepted_batches(config: &RunConfig) -> Result<BatchRules, PipelineError> {
+    let starts = runner::start_positions(config.variant, &config.selfplay)?;
+    Ok(BatchRules {
+        variant: config.variant.name().to_string(),
+        rules: runner::game_rules(config.variant, &config.selfplay),
+        starts: starts.iter().map(sfen::write).collect::<HashSet<String>>(),
+        limits: config.store,
+    })
 }
 
 /// Writes `text` to `path` atomically ([`crate::files::write_atomic`]).

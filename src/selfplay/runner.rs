@@ -128,14 +128,14 @@ pub fn game_rules(variant: VariantId, config: &SelfplayConfig) -> GameRules {
     rules
 }
 
-/// Where the run's games start: the positions at the ends of the lines of its openings file,
-/// or the variant's start position.
-fn start_positions(run: &SelfplayRun) -> Result<Vec<Position>, SelfplayError> {
-    let Some(path) = &run.selfplay.openings else {
-        return Ok(vec![Position::start(run.variant)]);
+/// Where a run's games start: the positions at the ends of the lines of its openings file, or
+/// the variant's start position.
+pub fn start_positions(variant: VariantId, selfplay: &SelfplayConfig) -> Result<Vec<Position>, SelfplayError> {
+    let Some(path) = &selfplay.openings else {
+        return Ok(vec![Position::start(variant)]);
     };
-    let rules = game_rules(run.variant, &run.selfplay);
-    let openings = read_openings(run.variant, path, rules).map_err(|error| SelfplayError::Openings { path: path.clone(), error })?;
+    let rules = game_rules(variant, selfplay);
+    let openings = read_openings(variant, path, rules).map_err(|error| SelfplayError::Openings { path: path.clone(), error })?;
     Ok(openings.iter().map(|opening| opening.game(rules).position().clone()).collect())
 }
 
@@ -155,7 +155,7 @@ pub fn run(
     let started = Instant::now();
     let next_game = AtomicU64::new(0);
     let (finished_tx, finished_rx) = crossbeam_channel::unbounded();
-    let starts = start_positions(run)?;
+    let starts = start_positions(run.variant, &run.selfplay)?;
     // Served models (the learner's, maybe an opponent's) for many workers, or one network of
     // one worker's own.
     let (served, own) = match evaluators {

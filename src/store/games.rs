@@ -6,6 +6,9 @@
 //!
 //! The trainer lists the folders of the models recent enough to train on and copies the
 //! batches it has not seen into its replay folder, where its window reads and checks them.
+//! It reads no more of a batch than the `[store]` limits allow, and sets aside (under
+//! `rejected/`) a batch over them or played under other rules than the run's ([`BatchRules`]):
+//! an upload cannot take the trainer down.
 //! Nothing it does depends on a worker's clock: a worker names its batches by the store's
 //! clock (measured against its record, [`clock_offset`]), and a batch named more than a minute
 //! ahead of the trainer's clock is set aside, never waited for.
@@ -14,12 +17,14 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::layout::{self, GameName};
-use super::{Created, Store, StoreError};
+use super::{Bounded, Created, Listed, Store, StoreError};
+use crate::config::store::StoreConfig;
 use crate::fnv;
-use crate::replay::format::is_replay_name;
+use crate::replay::format::{is_replay_name, Header};
+use crate::rules::GameRules;
 
 /// How far ahead of the trainer's clock a batch's name may be (a worker's measurement of the
 /// store's clock is good to a second or two; more is a broken or dishonest worker).
@@ -134,6 +139,74 @@ pub fn leftovers(spool: &Path, worker: &str, clock_offset: i64) -> Result<Vec<Pa
     Ok(named)
 }
 
+/// What the trainer accepts in a game batch: the run's variant, rules and start positions,
+/// within the `[store]` limits. Anything else is set aside unread by the window.
+#[derive(Clone, Debug)]
+pub struct BatchRules {
+    /// The variant's name, as a replay header gives it.
+    pub variant: String,
+    /// The rules self-play plays under.
+    pub rules: GameRules,
+    /// The SFEN of every position a game may start from.
+    pub starts: HashSet<String>,
+    /// The size limits.
+    pub limits: StoreConfig,
+}
+
+/// A game line's start position (the rest is read by the window).
+#[derive(Deserialize)]
+struct GameStart {
+    start: String,
+}
+
+impl BatchRules {
+    /// Why a batch of `bytes` cannot be taken, if it cannot: a line over the length limit, or
+    /// a header or a game start that is not the run's. A batch that is malformed in another way
+    /// passes here, for the window's checks to name what is wrong.
+    fn screen(&self, bytes: &[u8]) -> Option<String> {
+        let max_line = self.limits.max_line_bytes();
+        for (index, line) in bytes.split(|&b| b == b'\n').enumerate() {
+            if line.len() as u64 > max_line {
+                return Some(format!(
+                    "line {} holds {} bytes, over [store] max_line_kib = {}",
+                    index + 1,
+                    line.len(),
+                    self.limits.max_line_kib
+                ));
+            }
+            if index == 0 {
+                let Ok(header) = serde_json::from_slice::<Header>(line) else { return None };
+                if header.variant != self.variant {
+                    return Some(format!("games of {}, not of this run's {}", header.variant, self.variant));
+                }
+                if header.rules() != self.rules {
+                    let (theirs, ours) = (header.rules(), self.rules);
+                    return Some(format!(
+                        "played with ply cap {} and declaration {}, not this run's {} and {}",
+                        theirs.ply_cap, theirs.declaration, ours.ply_cap, ours.declaration
+                    ));
+                }
+            } else if let Ok(game) = serde_json::from_slice::<GameStart>(line) {
+                if !self.starts.contains(&game.start) {
+                    return Some(format!("game {index} starts from {}, not from a start position of this run", game.start));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// A batch the trainer set aside before its window read it.
+#[derive(Debug)]
+pub struct SetAside {
+    /// The copy's name under `rejected/`.
+    pub copy: String,
+    /// The worker named in the batch's name.
+    pub worker: String,
+    /// Why.
+    pub reason: String,
+}
+
 /// What one [`GameSync::sync`] did.
 #[derive(Debug, Default)]
 pub struct SyncReport {
@@ -142,9 +215,9 @@ pub struct SyncReport {
     /// Objects under `games/` whose names this program does not make, or that sit in another
     /// model's folder than their name says.
     pub unnamed: Vec<String>,
-    /// Batches named more than [`FUTURE_TOLERANCE_MS`] ahead of the trainer's clock, set aside:
-    /// the copy's name under `rejected/` and how many seconds ahead it was.
-    pub future: Vec<(String, u64)>,
+    /// Batches set aside: named more than [`FUTURE_TOLERANCE_MS`] ahead of the trainer's
+    /// clock, over a [`BatchRules`] limit, or not played under the run's rules.
+    pub set_aside: Vec<SetAside>,
     /// Listed objects gone by the time they were read.
     pub vanished: Vec<String>,
 }
@@ -152,6 +225,7 @@ pub struct SyncReport {
 /// The trainer's copy of the store's game batches in its replay folder.
 pub struct GameSync {
     dir: PathBuf,
+    rules: BatchRules,
     /// The file names fetched, passed over or set aside, by the step of their model; models
     /// too old to train on are forgotten, as their folders are not listed again.
     seen: BTreeMap<u64, HashSet<String>>,
@@ -161,9 +235,9 @@ pub struct GameSync {
 }
 
 impl GameSync {
-    /// A sync into the replay folder `dir`.
-    pub fn new(dir: &Path) -> GameSync {
-        GameSync { dir: dir.to_path_buf(), seen: BTreeMap::new(), unnamed: HashSet::new(), listed_rejected: false }
+    /// A sync into the replay folder `dir` of the batches that `rules` accepts.
+    pub fn new(dir: &Path, rules: BatchRules) -> GameSync {
+        GameSync { dir: dir.to_path_buf(), rules, seen: BTreeMap::new(), unnamed: HashSet::new(), listed_rejected: false }
     }
 
     /// Copies the batches not seen yet of the models of step `min_model_step` and later, and
@@ -184,11 +258,11 @@ impl GameSync {
         let (mut objects, folders) = store.list_level(layout::GAMES)?;
         for folder in folders {
             if layout::parse_games_folder(&folder).is_some_and(|step| step >= min_model_step) {
-                objects.extend(store.list(&folder)?);
+                objects.extend(store.list_entries(&folder)?);
             }
         }
         let mut report = SyncReport::default();
-        for object in objects {
+        for Listed { name: object, size } in objects {
             let file_name = object.rsplit('/').next().unwrap_or_default().to_string();
             let name =
                 GameName::parse(&file_name).filter(|name| object == name.object() || object == format!("{}/{file_name}", layout::GAMES));
@@ -201,19 +275,40 @@ impl GameSync {
             if name.model_step < min_model_step || self.seen.get(&name.model_step).is_some_and(|seen| seen.contains(&file_name)) {
                 continue;
             }
-            let fetched = store.get(&object)?;
-            let path = self.dir.join(&file_name);
             self.seen.entry(name.model_step).or_default().insert(file_name.clone());
-            let Some(bytes) = fetched else {
-                // Deleted since the listing (a lifecycle rule, an operator): nothing to train on.
-                report.vanished.push(object);
+            let copy = format!("{}/{file_name}", layout::REJECTED);
+            let set_aside = |reason: String| SetAside { copy: copy.clone(), worker: name.worker.clone(), reason };
+            let limit = self.rules.limits.max_batch_bytes();
+            let oversized = || format!("over [store] max_batch_mib = {} MiB", self.rules.limits.max_batch_mib);
+            if size > limit {
+                // Set aside without reading it: the copy is made inside the store.
+                store.copy(&object, &copy)?;
+                report.set_aside.push(set_aside(format!("{size} bytes, {}", oversized())));
                 continue;
+            }
+            let bytes = match store.get_at_most(&object, limit)? {
+                Bounded::Whole(bytes) => bytes,
+                Bounded::TooLarge => {
+                    store.copy(&object, &copy)?;
+                    report.set_aside.push(set_aside(format!("grown since it was listed, {}", oversized())));
+                    continue;
+                }
+                Bounded::Missing => {
+                    // Deleted since the listing (a lifecycle rule, an operator): nothing to train on.
+                    report.vanished.push(object);
+                    continue;
+                }
             };
-            if name.created_ms > now_ms.saturating_add(FUTURE_TOLERANCE_MS) {
-                let copy = format!("{}/{file_name}", layout::REJECTED);
-                store.put_new(&copy, bytes)?;
-                report.future.push((copy, (name.created_ms - now_ms) / 1000));
+            let refused = if name.created_ms > now_ms.saturating_add(FUTURE_TOLERANCE_MS) {
+                Some(format!("named {} s ahead of this machine's clock", (name.created_ms - now_ms) / 1000))
             } else {
+                self.rules.screen(&bytes)
+            };
+            if let Some(reason) = refused {
+                store.put_new(&copy, bytes)?;
+                report.set_aside.push(set_aside(reason));
+            } else {
+                let path = self.dir.join(&file_name);
                 crate::files::write_atomic(&path, &bytes)
                     .map_err(|e| StoreError::Local(format!("cannot write {}: {e}", path.display())))?;
                 report.fetched += 1;

@@ -55,6 +55,8 @@ pub struct Store {
     inner: Arc<dyn ObjectStore>,
     root: ObjectPath,
     runtime: tokio::runtime::Runtime,
+    /// The credentials' values, blanked out of every error message.
+    secrets: Vec<String>,
 }
 
 impl std::fmt::Debug for Store {
@@ -71,6 +73,11 @@ impl Store {
         let parsed = Url::parse(url).map_err(|e| bad(e.to_string()))?;
         let (scheme, _) = ObjectStoreScheme::parse(&parsed).map_err(|e| bad(e.to_string()))?;
         let options = environment_options(&scheme);
+        let secrets = options
+            .iter()
+            .filter(|(key, value)| ["key", "secret", "token", "password", "credential"].iter().any(|k| key.contains(k)) && value.len() >= 4)
+            .map(|(_, value)| value.clone())
+            .collect();
         let (inner, root) = object_store::parse_url_opts(&parsed, options).map_err(|e| bad(e.to_string()))?;
         if scheme == ObjectStoreScheme::Local && !std::path::Path::new(parsed.path()).is_dir() {
             return Err(StoreError::Failed {
@@ -86,7 +93,7 @@ impl Store {
             .enable_all()
             .build()
             .map_err(|e| bad(format!("cannot start its I/O runtime: {e}")))?;
-        Ok(Store { url: url.to_string(), inner: Arc::from(inner), root, runtime })
+        Ok(Store { url: url.to_string(), inner: Arc::from(inner), root, runtime, secrets })
     }
 
     /// The URL the store was opened with.
@@ -115,12 +122,12 @@ impl Store {
     fn error(&self, action: &'static str, name: &str, error: object_store::Error) -> StoreError {
         let url = self.url.clone();
         let name = name.to_string();
+        let message = self.redact(&error.to_string());
         match error {
             object_store::Error::PermissionDenied { .. } | object_store::Error::Unauthenticated { .. } => {
-                StoreError::Access { url, action, name, message: error.to_string() }
+                StoreError::Access { url, action, name, message }
             }
-            other => {
-                let message = other.to_string();
+            _ => {
                 // S3 servers answer a bad key with 403 and a code in the body.
                 if ["AccessDenied", "SignatureDoesNotMatch", "InvalidAccessKeyId", "403 Forbidden"].iter().any(|m| message.contains(m)) {
                     StoreError::Access { url, action, name, message }
@@ -129,6 +136,29 @@ impl Store {
                 }
             }
         }
+    }
+
+    /// A client's error text as a log line may show it: a server's XML answer cut down to its
+    /// code and message (it may quote the access key id, the request and its signature), and
+    /// any credential's value blanked out.
+    fn redact(&self, message: &str) -> String {
+        let mut text = match message.find("<?xml").or_else(|| message.find("<Error>")) {
+            Some(at) => {
+                let tag = |name: &str| {
+                    let open = format!("<{name}>");
+                    let start = message[at..].find(&open)? + at + open.len();
+                    let end = message[start..].find(&format!("</{name}>"))? + start;
+                    Some(message[start..end].to_string())
+                };
+                let answer = [tag("Code"), tag("Message")].into_iter().flatten().collect::<Vec<_>>().join(": ");
+                format!("{}{answer}", &message[..at])
+            }
+            None => message.to_string(),
+        };
+        for secret in &self.secrets {
+            text = text.replace(secret.as_str(), "<redacted>");
+        }
+        text
     }
 
     /// The object `name`, or `None` when there is none.
@@ -142,6 +172,34 @@ impl Store {
             }
         });
         fetched.map(|bytes| bytes.map(|b| b.to_vec())).map_err(|e| self.error("read", name, e))
+    }
+
+    /// The object `name` if it holds at most `limit` bytes; reading stops as soon as it holds
+    /// more, so that memory stays bounded whatever the object's size.
+    pub fn get_at_most(&self, name: &str, limit: u64) -> Result<Bounded, StoreError> {
+        let path = self.path(name);
+        let fetched = self.runtime.block_on(async {
+            let mut stream = match self.inner.get(&path).await {
+                Ok(result) => result.into_stream(),
+                Err(object_store::Error::NotFound { .. }) => return Ok(Bounded::Missing),
+                Err(e) => return Err(e),
+            };
+            let mut bytes = Vec::new();
+            while let Some(chunk) = stream.try_next().await? {
+                if (bytes.len() + chunk.len()) as u64 > limit {
+                    return Ok(Bounded::TooLarge);
+                }
+                bytes.extend_from_slice(&chunk);
+            }
+            Ok(Bounded::Whole(bytes))
+        });
+        fetched.map_err(|e| self.error("read", name, e))
+    }
+
+    /// Copies object `from` to `to` inside the store, without reading it here.
+    pub fn copy(&self, from: &str, to: &str) -> Result<(), StoreError> {
+        let (source, target) = (self.path(from), self.path(to));
+        self.runtime.block_on(self.inner.copy(&source, &target)).map_err(|e| self.error("copy", from, e))
     }
 
     /// Creates object `name` with `bytes` unless one exists under that name (then nothing is
@@ -193,11 +251,11 @@ impl Store {
 
     /// One level of the folder `prefix`: the objects directly in it and the names of its
     /// subfolders (relative to the run's root), each sorted.
-    pub fn list_level(&self, prefix: &str) -> Result<(Vec<String>, Vec<String>), StoreError> {
+    pub fn list_level(&self, prefix: &str) -> Result<(Vec<Listed>, Vec<String>), StoreError> {
         let folder = self.path(prefix);
         match self.runtime.block_on(self.inner.list_with_delimiter(Some(&folder))) {
             Ok(listed) => {
-                let mut objects: Vec<String> = listed.objects.iter().map(|meta| self.relative(&meta.location)).collect();
+                let mut objects: Vec<Listed> = listed.objects.iter().map(|meta| self.listed(meta)).collect();
                 let mut folders: Vec<String> = listed.common_prefixes.iter().map(|path| self.relative(path)).collect();
                 objects.sort();
                 folders.sort();
@@ -208,19 +266,48 @@ impl Store {
         }
     }
 
-    /// The names (relative to the run's root) of every object under the folder `prefix`, at
-    /// any depth, sorted.
-    pub fn list(&self, prefix: &str) -> Result<Vec<String>, StoreError> {
+    /// Every object under the folder `prefix`, at any depth, sorted by name.
+    pub fn list_entries(&self, prefix: &str) -> Result<Vec<Listed>, StoreError> {
         let folder = self.path(prefix);
         let listed = self.runtime.block_on(self.inner.list(Some(&folder)).try_collect::<Vec<_>>());
-        let mut names: Vec<String> = match listed {
-            Ok(objects) => objects.iter().map(|meta| self.relative(&meta.location)).collect(),
+        let mut entries: Vec<Listed> = match listed {
+            Ok(objects) => objects.iter().map(|meta| self.listed(meta)).collect(),
             Err(object_store::Error::NotFound { .. }) => Vec::new(),
             Err(e) => return Err(self.error("list", prefix, e)),
         };
-        names.sort();
-        Ok(names)
+        entries.sort();
+        Ok(entries)
     }
+
+    /// The names (relative to the run's root) of every object under the folder `prefix`, at
+    /// any depth, sorted.
+    pub fn list(&self, prefix: &str) -> Result<Vec<String>, StoreError> {
+        Ok(self.list_entries(prefix)?.into_iter().map(|entry| entry.name).collect())
+    }
+
+    fn listed(&self, meta: &object_store::ObjectMeta) -> Listed {
+        Listed { name: self.relative(&meta.location), size: meta.size }
+    }
+}
+
+/// An object as a listing shows it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Listed {
+    /// The name, relative to the run's root.
+    pub name: String,
+    /// The size in bytes.
+    pub size: u64,
+}
+
+/// What [`Store::get_at_most`] found.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Bounded {
+    /// The whole object, within the limit.
+    Whole(Vec<u8>),
+    /// An object over the limit (not read past it).
+    TooLarge,
+    /// No object under that name.
+    Missing,
 }
 
 /// The settings of `scheme`'s client from the environment: variables with the cloud's prefix
@@ -275,7 +362,19 @@ fn profile_keys(text: &str, profile: &str) -> Vec<(String, String)> {
 
 #[cfg(test)]
 mod tests {
-    use super::profile_keys;
+    use super::{profile_keys, Store};
+
+    #[test]
+    fn error_text_keeps_the_servers_code_and_loses_keys_and_signatures() {
+        let mut store = Store::open("memory://").unwrap();
+        store.secrets = vec!["AKIDEXAMPLE42".to_string()];
+        let message = "Error performing GET http://127.0.0.1:8333/b/x in 2ms - Server returned non-2xx status code: 403 Forbidden: \
+            <?xml version=\"1.0\"?><Error><Code>InvalidAccessKeyId</Code><Message>The key does not exist.</Message>\
+            <AWSAccessKeyId>AKIDEXAMPLE42</AWSAccessKeyId><StringToSign>AWS4-HMAC-SHA256 abc</StringToSign></Error>";
+        let redacted = store.redact(message);
+        assert!(redacted.ends_with("403 Forbidden: InvalidAccessKeyId: The key does not exist."), "{redacted}");
+        assert_eq!(store.redact("bad key AKIDEXAMPLE42 used"), "bad key <redacted> used");
+    }
 
     #[test]
     fn the_named_profile_of_a_credentials_file_is_read() {
