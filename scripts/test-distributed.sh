@@ -14,7 +14,8 @@
 #        checked:
 #        every game object once (no two with the same content), every file valid through the
 #        rules, the trainer's count of ingested games, and a worker with a wrong
-#        secret key must fail with an error about access or credentials.
+#        secret key, or an unknown key id, must fail with an error about access or
+#        credentials that shows neither the key id nor the secret.
 # slurm: after the store part, on the same run: the one-host Slurm (scripts/slurm-local.sh)
 #        runs deploy/slurm/selfplay-workers.sbatch as a 2-task array, 2 games each, credentials
 #        from an env file, on a new run (the store part's has ended); both tasks must upload
@@ -72,7 +73,12 @@ trap 'exit 130' INT TERM
 # $started to its pid and remembers it for the cleanup.
 start_bg() {
   local name="$1"; shift
-  "$bin" "$@" >"$tmp/$name.log" 2>&1 &
+  # Workers run with the workers' key.
+  if [ "$1" = selfplay ]; then
+    AWS_ACCESS_KEY_ID="$worker_key" AWS_SECRET_ACCESS_KEY="$worker_secret" "$bin" "$@" >"$tmp/$name.log" 2>&1 &
+  else
+    "$bin" "$@" >"$tmp/$name.log" 2>&1 &
+  fi
   started=$!
   pids+=("$started")
   log "started $name (pid $started): shogi-zero $*"
@@ -179,6 +185,9 @@ fi
 "$root/scripts/seaweedfs.sh" start "$tmp/s3"
 seaweed_started=1
 eval "$("$root/scripts/seaweedfs.sh" env "$tmp/s3")"
+# The workers' own key: it reads the run and writes under games/ only.
+worker_key="$("$root/scripts/seaweedfs.sh" worker-env "$tmp/s3" | sed -n 's/^export AWS_ACCESS_KEY_ID=//p')"
+worker_secret="$("$root/scripts/seaweedfs.sh" worker-env "$tmp/s3" | sed -n 's/^export AWS_SECRET_ACCESS_KEY=//p')"
 
 # A tiny run: the tiny recipe for shogi, two checkpoints within a few minutes on two cores.
 config="$tmp/tiny.toml"
@@ -355,15 +364,32 @@ print(json.loads(sys.stdin.read()).get("selfplay_games", ""))')"
     || fail "the trainer counts $ingested ingested games; the store held $games_at_trainer_end when it ended"
   log "the trainer ingested $ingested games; the store held $games_at_trainer_end when it ended ($games_in_store now)"
 
-  # --- A wrong secret key must be refused, with a message that says so --------------------------
-  rc=0
-  AWS_SECRET_ACCESS_KEY=wrong timeout 120 "$bin" selfplay --variant shogi --store "$store" \
-    --worker-id badkey --games 1 --cache "$tmp/cache-badkey" >"$tmp/badkey.log" 2>&1 || rc=$?
-  [ "$rc" -ne 0 ] || fail "a worker with a wrong secret key exited 0"
-  [ "$rc" -ne 124 ] || fail "a worker with a wrong secret key hung (killed after 120 s)"
-  grep -q -i -E "access|credential" "$tmp/badkey.log" \
-    || { cat "$tmp/badkey.log" >&2; fail "the wrong-key error does not mention access or credentials"; }
-  log "wrong secret key refused (status $rc): $(grep -i -m 1 -E 'access|credential' "$tmp/badkey.log")"
+  # --- The workers' key cannot replace the run's record, and writes only under games/ ----------
+  local object status
+  for object in latest.json checkpoints/forged/model.safetensors rejected/forged.replay; do
+    status="$(curl -s -o /dev/null -w '%{http_code}' -X PUT --data-binary forged --aws-sigv4 "aws:amz:us-east-1:s3" \
+      -H "x-amz-content-sha256: UNSIGNED-PAYLOAD" --user "$worker_key:$worker_secret" "$AWS_ENDPOINT_URL/${store#s3://}/$object")"
+    [ "$status" = 403 ] || fail "the workers' key could write $object (HTTP $status)"
+  done
+  log "the workers' key is refused outside games/ (latest.json, checkpoints/, rejected/: HTTP 403)"
+
+  # --- A wrong secret, and an unknown key id, must be refused with a message that says so and
+  # shows neither the key id nor the secret -----------------------------------------------------
+  local key_id secret
+  for key_id in "$AWS_ACCESS_KEY_ID" "AKIDUNKNOWN$RANDOM$RANDOM"; do
+    secret="wrong-secret-$RANDOM$RANDOM"
+    rc=0
+    AWS_ACCESS_KEY_ID="$key_id" AWS_SECRET_ACCESS_KEY="$secret" timeout 120 "$bin" selfplay --variant shogi --store "$store" \
+      --worker-id badkey --games 1 --cache "$tmp/cache-badkey" >"$tmp/badkey.log" 2>&1 || rc=$?
+    [ "$rc" -ne 0 ] || fail "a worker with a wrong key exited 0"
+    [ "$rc" -ne 124 ] || fail "a worker with a wrong key hung (killed after 120 s)"
+    grep -q -i -E "access|credential" "$tmp/badkey.log" \
+      || { cat "$tmp/badkey.log" >&2; fail "the wrong-key error does not mention access or credentials"; }
+    if grep -q -F -e "$key_id" -e "$secret" "$tmp/badkey.log"; then
+      cat "$tmp/badkey.log" >&2; fail "the wrong-key error shows the key id or the secret"
+    fi
+    log "wrong key refused (status $rc), no key in the text: $(grep -i -m 1 -E 'access|credential' "$tmp/badkey.log")"
+  done
 }
 
 run_slurm_part() {
@@ -388,7 +414,7 @@ run_slurm_part() {
   (umask 077; {
     echo "STORE=$store"
     echo "VARIANT=shogi"
-    "$root/scripts/seaweedfs.sh" env "$tmp/s3" | sed 's/^export //'
+    "$root/scripts/seaweedfs.sh" worker-env "$tmp/s3" | sed 's/^export //'
   } >"$tmp/store.env")
   mkdir -p "$tmp/slurm-out"
   log "sbatch --array=0-1 deploy/slurm/selfplay-workers.sbatch (2 games a task)"
