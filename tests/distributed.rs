@@ -350,6 +350,43 @@ fn broken_oversized_and_foreign_batches_are_set_aside_and_training_goes_on() {
 }
 
 #[test]
+fn retention_deletes_old_models_games_and_optimiser_states_and_nothing_else() {
+    let setup = Setup::new(30);
+    let config = std::fs::read_to_string(setup.path("run.toml")).unwrap().replace("[train]\n", "[train]\nmax_game_age = 1\n");
+    let retention = "\n[store]\nkeep_games_models = 1\nkeep_optimizer_states = 1\n";
+    std::fs::write(setup.path("run.toml"), config + retention).unwrap();
+    // A batch of the first model set aside, deleted with that model's games.
+    let bad = put_batch(&setup, "broken", b"not a replay file\n");
+    let worker = Running::start(setup.worker("w1"));
+    let output = Running::start(setup.trainer("models")).finish(Duration::from_secs(300));
+    let printed = text(&output);
+    assert!(output.status.success(), "{printed}");
+    assert!(printed.contains("older optimiser states from the store"), "{printed}");
+    let _ = worker.finish(Duration::from_secs(60));
+    assert_eq!(setup.latest().unwrap().step, 30);
+    // Every checkpoint keeps its weights, metadata and trainer state; only the newest its
+    // optimiser state.
+    let folders = list(&setup.store_dir().join("checkpoints"));
+    assert_eq!(folders.len(), 4, "{folders:?}");
+    for (folder, step) in folders.iter().zip([0u64, 10, 20, 30]) {
+        let files = list(&setup.store_dir().join("checkpoints").join(folder));
+        let expected = if step == 30 { 4 } else { 3 };
+        assert_eq!(files.len(), expected, "{folder}: {files:?}");
+        assert_eq!(files.iter().any(|f| f.ends_with(".optimizer.safetensors")), step == 30, "{folder}: {files:?}");
+    }
+    // The games of the models before step 20 are gone (the last checkpoint kept one model
+    // back); the batch set aside with them.
+    let steps: Vec<u64> = setup.game_objects().iter().map(|o| GameName::parse(o.rsplit('/').next().unwrap()).unwrap().model_step).collect();
+    assert!(steps.iter().all(|&step| step >= 20), "{steps:?}");
+    assert!(steps.contains(&20), "the kept model's games are there: {steps:?}");
+    assert!(!setup.store_dir().join(bad.object()).exists());
+    assert!(list(&setup.store_dir().join("rejected")).is_empty());
+    for kept in ["config.toml", "latest.json", "metrics/metrics.jsonl", "games/workers/w1.json"] {
+        assert!(setup.store_dir().join(kept).is_file(), "{kept} was deleted");
+    }
+}
+
+#[test]
 fn both_roles_in_one_process_against_a_memory_store() {
     let setup = Setup::new(10);
     let output = Command::new(BIN)

@@ -105,7 +105,8 @@ impl RunConfig {
         self.gating.validate()?;
         self.eval.validate()?;
         self.bootstrap.validate()?;
-        self.store.validate()
+        self.store.validate()?;
+        self.store.check_game_age(self.train.max_game_age)
     }
 
     /// The default configuration file of a variant: `configs/<variant>-cpu.toml`, the CPU recipe.

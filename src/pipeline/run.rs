@@ -31,6 +31,7 @@ use crate::rules::notation::sfen;
 use crate::selfplay::runner::{self, Counters, Evaluators, SelfplayRun};
 use crate::selfplay::SelfplayError;
 use crate::store::games::{self, BatchRules, GameSync, SetAside};
+use crate::store::retention::{self, Pruned};
 use crate::store::{checkpoints, layout, Store};
 use crate::train::batch::BatchBuilder;
 use crate::train::optimizer::Optimizer;
@@ -609,6 +610,14 @@ impl Loop<'_> {
                 store.put(&format!("{}/{name}", layout::METRICS), bytes)?;
             }
             checkpoints::publish(store, run_dir, step)?;
+            let pruned = retention::prune(store, &config.store, step, config.train.checkpoint_every)?;
+            if pruned != Pruned::default() {
+                let message = format!(
+                    "step {step}: deleted {} game batches of older models and {} older optimiser states from the store",
+                    pruned.batches, pruned.optimizer_states
+                );
+                log(self.progress, &message);
+            }
         }
         *interval = Interval { started: Some(Instant::now()), games, plies, evaluations, ..Interval::default() };
         if let (true, Some(model)) = (promoted, self.model) {

@@ -15,7 +15,7 @@ use crate::nn::checkpoint;
 /// checkpoint folder with metadata is complete).
 fn files(step: u64) -> [String; 4] {
     let stem = format!("step-{step:010}");
-    [format!("{stem}.safetensors"), format!("{stem}.optimizer.safetensors"), format!("{stem}.trainer.json"), format!("{stem}.json")]
+    [format!("{stem}.safetensors"), layout::optimizer_file(step), format!("{stem}.trainer.json"), format!("{stem}.json")]
 }
 
 /// Uploads checkpoint `step` of the run folder `run_dir` (weights, metadata, optimiser and

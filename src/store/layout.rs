@@ -65,6 +65,18 @@ pub fn checkpoint_folder(step: u64, hash: &str) -> String {
     format!("{CHECKPOINTS}/step-{step:010}-{hash}")
 }
 
+/// The step of a folder made by [`checkpoint_folder`] (its last part).
+pub fn parse_checkpoint_folder(folder: &str) -> Option<u64> {
+    let last = folder.rsplit('/').next()?;
+    let (digits, _hash) = last.strip_prefix("step-")?.split_once('-')?;
+    (digits.len() == 10 && digits.bytes().all(|b| b.is_ascii_digit())).then(|| digits.parse().ok()).flatten()
+}
+
+/// The file name of checkpoint `step`'s optimiser state, in its folder.
+pub fn optimizer_file(step: u64) -> String {
+    format!("step-{step:010}.optimizer.safetensors")
+}
+
 /// The folder of the game batches played by the model of `step`.
 pub fn games_folder(step: u64) -> String {
     format!("{GAMES}/m{step:010}")

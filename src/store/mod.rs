@@ -6,6 +6,7 @@
 //! - [`layout`]: the names of the run's objects and the `latest` record.
 //! - [`checkpoints`]: publishing a checkpoint and fetching one, checked against its hash.
 //! - [`games`]: workers' uploads of game batches and the trainer's download of new ones.
+//! - [`retention`]: what the trainer deletes as the run goes on.
 //!
 //! Credentials come from the environment as each cloud's tools read it (`AWS_ACCESS_KEY_ID`,
 //! `AWS_SECRET_ACCESS_KEY`, `AWS_ENDPOINT_URL`, `AWS_ALLOW_HTTP`, `GOOGLE_APPLICATION_CREDENTIALS`,
@@ -15,6 +16,7 @@
 pub mod checkpoints;
 pub mod games;
 pub mod layout;
+pub mod retention;
 pub mod run_config;
 
 use std::sync::Arc;

@@ -108,6 +108,21 @@ fn an_unknown_key_names_the_file_that_has_it() {
 }
 
 #[test]
+fn store_limits_and_retention_that_would_lose_training_games_are_refused() {
+    let scratch = Scratch::new("store");
+    scratch.write("base.toml", BASE);
+    let child = scratch.write("child.toml", "base = \"base.toml\"\nvariant = \"shogi\"\n[store]\nkeep_games_models = 2\n");
+    let error = error_of(&child);
+    assert!(error.contains("store.keep_games_models") && error.contains("max_game_age (10)"), "{error}");
+    std::fs::write(&child, "base = \"base.toml\"\nvariant = \"shogi\"\n[train]\nmax_game_age = 2\n[store]\nkeep_games_models = 2\n")
+        .unwrap();
+    assert_eq!(RunConfig::load(&child).unwrap().store.keep_games_models, 2);
+    std::fs::write(&child, "base = \"base.toml\"\nvariant = \"shogi\"\n[store]\nmax_batch_mib = 1\nmax_line_kib = 2048\n").unwrap();
+    let error = error_of(&child);
+    assert!(error.contains("store.max_line_kib"), "{error}");
+}
+
+#[test]
 fn a_missing_or_malformed_base_names_the_file_and_base() {
     let scratch = Scratch::new("missing");
     let child = scratch.write("child.toml", "base = \"recipes/none.toml\"\nvariant = \"shogi\"\n");
