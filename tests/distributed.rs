@@ -48,6 +48,12 @@ impl Setup {
         Setup { dir }
     }
 
+    /// Adds `text` (tables the recipe does not have) at the end of the run configuration.
+    fn append(&self, text: &str) {
+        let mut file = std::fs::OpenOptions::new().append(true).open(self.path("run.toml")).unwrap();
+        file.write_all(format!("\n{text}").as_bytes()).unwrap();
+    }
+
     /// Sets `key` (the first line that gives it) to `value` in the run configuration.
     fn set(&self, key: &str, value: &str) {
         let path = self.path("run.toml");
@@ -273,29 +279,72 @@ fn a_worker_killed_during_an_upload_uploads_the_batch_when_it_starts_again() {
 #[test]
 fn a_trainer_killed_on_a_lost_machine_resumes_from_the_store() {
     let setup = Setup::new(30);
+    let lease_seconds = 8;
+    setup.append(&format!("[store]\nlease_seconds = {lease_seconds}\n"));
     let worker = Running::start(setup.worker("w1"));
     let trainer = Running::start(setup.trainer("models"));
     setup.wait_for("a checkpoint after step 0", Duration::from_secs(180), |s| s.latest().is_some_and(|l| l.step >= 10));
     trainer.kill();
+    let killed = Instant::now();
     let before = setup.latest().unwrap().step;
-    // A new machine: nothing of the first trainer's local copy is left.
+    // A new machine: nothing of the first trainer's local copy is left. While the killed
+    // trainer's lease lasts, the new one refuses to start, naming it.
     std::fs::remove_dir_all(setup.path("models")).unwrap();
+    let refused = setup.trainer("models-again").output().unwrap();
+    let printed = text(&refused);
+    assert_eq!(refused.status.code(), Some(2), "{printed}");
+    let holder = setup.path("models/shogi/main");
+    assert!(printed.contains("the run is held by") && printed.contains(&holder.display().to_string()), "{printed}");
+    assert!(killed.elapsed() < Duration::from_secs(lease_seconds), "the check came too late to test the lease");
+    std::thread::sleep(Duration::from_secs(lease_seconds).saturating_sub(killed.elapsed()) + Duration::from_secs(1));
     let output = Running::start(setup.trainer("models-again")).finish(Duration::from_secs(240));
     worker.kill();
     let printed = text(&output);
     assert!(output.status.success(), "{printed}");
     assert!(printed.contains(&format!("resumed: steps {before} to 30")), "{printed}");
-    assert_eq!(setup.latest().unwrap().step, 30);
+    let latest = setup.latest().unwrap();
+    assert_eq!((latest.step, latest.epoch), (30, 2));
     let steps = metrics_steps(&setup.store_dir());
     assert_eq!(steps.last(), Some(&30));
     assert!(steps.windows(2).all(|w| w[0] < w[1]), "metrics steps go up: {steps:?}");
     assert!(steps.contains(&before), "{steps:?}");
 }
 
+#[test]
+fn a_trainer_another_has_taken_over_from_stops_without_writing_and_a_third_is_refused() {
+    let setup = Setup::new(10_000);
+    let worker = Running::start(setup.worker("w1"));
+    let trainer = Running::start(setup.trainer("models"));
+    setup.wait_for("a checkpoint after step 0", Duration::from_secs(180), |s| s.latest().is_some_and(|l| l.step >= 10));
+    assert_eq!(setup.latest().unwrap().epoch, 1);
+    // Another trainer takes the run over (as one would once the lease had expired).
+    let usurper = r#"{"id": "elsewhere:/runs/other", "host": "elsewhere", "pid": 7, "lease_seconds": 120}"#;
+    std::fs::write(setup.store_dir().join("lease/epoch-0000000002.json"), usurper).unwrap();
+    let fenced_at = setup.latest().unwrap().step;
+    let output = trainer.finish(Duration::from_secs(120));
+    worker.kill();
+    let printed = text(&output);
+    assert!(!output.status.success(), "{printed}");
+    assert!(printed.contains("fenced off") && printed.contains("elsewhere"), "{printed}");
+    // At most the checkpoint it was publishing when the lease moved.
+    let latest = setup.latest().unwrap();
+    assert!(latest.step <= fenced_at + 10 && latest.epoch == 1, "{latest:?} after {fenced_at}");
+    // The new holder's lease is fresh: a third trainer is refused, naming it.
+    let output = setup.trainer("models-third").output().unwrap();
+    let printed = text(&output);
+    assert_eq!(output.status.code(), Some(2), "{printed}");
+    assert!(printed.contains("the run is held by the trainer on elsewhere (pid 7, run folder /runs/other) (epoch 2)"), "{printed}");
+}
+
 /// A batch of worker `worker` with `text`, put straight into the store; returns its name.
 fn put_batch(setup: &Setup, worker: &str, text: &[u8]) -> GameName {
+    put_batch_of(setup, worker, 0, text)
+}
+
+/// [`put_batch`] of the model of `model_step`.
+fn put_batch_of(setup: &Setup, worker: &str, model_step: u64, text: &[u8]) -> GameName {
     let name =
-        GameName { created_ms: 1, worker: worker.to_string(), model_step: 0, pid: 1, sequence: 1, hash: "0123456789abcdef".to_string() };
+        GameName { created_ms: 1, worker: worker.to_string(), model_step, pid: 1, sequence: 1, hash: "0123456789abcdef".to_string() };
     let path = setup.store_dir().join(name.object());
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(&path, text).unwrap();
@@ -305,8 +354,7 @@ fn put_batch(setup: &Setup, worker: &str, text: &[u8]) -> GameName {
 #[test]
 fn broken_oversized_and_foreign_batches_are_set_aside_and_training_goes_on() {
     let setup = Setup::new(10);
-    let limits = "\n[store]\nmax_batch_mib = 1\nmax_line_kib = 64\n";
-    std::fs::OpenOptions::new().append(true).open(setup.path("run.toml")).unwrap().write_all(limits.as_bytes()).unwrap();
+    setup.append("[store]\nmax_batch_mib = 1\nmax_line_kib = 64\n");
     published_run(&setup);
     let header = |ply_cap: u32| {
         format!(
@@ -353,10 +401,14 @@ fn broken_oversized_and_foreign_batches_are_set_aside_and_training_goes_on() {
 fn retention_deletes_old_models_games_and_optimiser_states_and_nothing_else() {
     let setup = Setup::new(30);
     let config = std::fs::read_to_string(setup.path("run.toml")).unwrap().replace("[train]\n", "[train]\nmax_game_age = 1\n");
-    let retention = "\n[store]\nkeep_games_models = 1\nkeep_optimizer_states = 1\n";
-    std::fs::write(setup.path("run.toml"), config + retention).unwrap();
-    // A batch of the first model set aside, deleted with that model's games.
-    let bad = put_batch(&setup, "broken", b"not a replay file\n");
+    std::fs::write(setup.path("run.toml"), config).unwrap();
+    setup.append("[store]\nkeep_games_models = 1\nkeep_optimizer_states = 1\n");
+    // Batches of the models of steps 0, 10 and 20, all there from the start (and all set
+    // aside, as they hold no games, so that their copies in rejected/ are pruned too). At the
+    // last checkpoint, step 30, retention keeps the models of step 20 and later. (The worker's
+    // own batches are not checked: it may upload one of an old model after the last prune.)
+    let old: Vec<GameName> = [0, 10].iter().map(|&step| put_batch_of(&setup, &format!("old{step}"), step, b"junk\n")).collect();
+    let kept = put_batch_of(&setup, "kept20", 20, b"junk\n");
     let worker = Running::start(setup.worker("w1"));
     let output = Running::start(setup.trainer("models")).finish(Duration::from_secs(300));
     let printed = text(&output);
@@ -374,13 +426,13 @@ fn retention_deletes_old_models_games_and_optimiser_states_and_nothing_else() {
         assert_eq!(files.len(), expected, "{folder}: {files:?}");
         assert_eq!(files.iter().any(|f| f.ends_with(".optimizer.safetensors")), step == 30, "{folder}: {files:?}");
     }
-    // The games of the models before step 20 are gone (the last checkpoint kept one model
-    // back); the batch set aside with them.
-    let steps: Vec<u64> = setup.game_objects().iter().map(|o| GameName::parse(o.rsplit('/').next().unwrap()).unwrap().model_step).collect();
-    assert!(steps.iter().all(|&step| step >= 20), "{steps:?}");
-    assert!(steps.contains(&20), "the kept model's games are there: {steps:?}");
-    assert!(!setup.store_dir().join(bad.object()).exists());
-    assert!(list(&setup.store_dir().join("rejected")).is_empty());
+    let rejected = setup.store_dir().join("rejected");
+    for name in &old {
+        assert!(!setup.store_dir().join(name.object()).exists(), "{} is still in games/", name.worker);
+        assert!(!rejected.join(name.file_name()).exists(), "{} is still in rejected/", name.worker);
+    }
+    assert!(setup.store_dir().join(kept.object()).is_file(), "the kept model's batch was deleted");
+    assert!(rejected.join(kept.file_name()).is_file(), "the kept model's batch set aside was deleted");
     for kept in ["config.toml", "latest.json", "metrics/metrics.jsonl", "games/workers/w1.json"] {
         assert!(setup.store_dir().join(kept).is_file(), "{kept} was deleted");
     }

@@ -22,11 +22,14 @@ pub struct StoreConfig {
     /// The trainer deletes the optimiser state of all but this many newest checkpoints (their
     /// weights stay); 0 keeps them all.
     pub keep_optimizer_states: u64,
+    /// A trainer that stops renewing its hold on the run (killed, its machine lost) keeps
+    /// another from taking over for this many seconds; one that stops cleanly lets go at once.
+    pub lease_seconds: u64,
 }
 
 impl Default for StoreConfig {
     fn default() -> StoreConfig {
-        StoreConfig { max_batch_mib: 64, max_line_kib: 16 * 1024, keep_games_models: 0, keep_optimizer_states: 0 }
+        StoreConfig { max_batch_mib: 64, max_line_kib: 16 * 1024, keep_games_models: 0, keep_optimizer_states: 0, lease_seconds: 120 }
     }
 }
 
@@ -39,6 +42,9 @@ impl StoreConfig {
         }
         if !(1..=self.max_batch_mib * 1024).contains(&self.max_line_kib) {
             return fail("max_line_kib", format!("{} is not between 1 and max_batch_mib * 1024", self.max_line_kib));
+        }
+        if !(1..=86_400).contains(&self.lease_seconds) {
+            return fail("lease_seconds", format!("{} is not between 1 and 86400", self.lease_seconds));
         }
         Ok(())
     }

@@ -31,6 +31,7 @@ use crate::rules::notation::sfen;
 use crate::selfplay::runner::{self, Counters, Evaluators, SelfplayRun};
 use crate::selfplay::SelfplayError;
 use crate::store::games::{self, BatchRules, GameSync, SetAside};
+use crate::store::lease::{Holder, Lease, LeaseError};
 use crate::store::retention::{self, Pruned};
 use crate::store::{checkpoints, layout, Store};
 use crate::train::batch::BatchBuilder;
@@ -71,6 +72,8 @@ pub enum PipelineError {
     League(#[from] league::LeagueError),
     #[error(transparent)]
     Store(#[from] crate::store::StoreError),
+    #[error(transparent)]
+    Lease(#[from] LeaseError),
     #[error("{0}")]
     Unsupported(String),
 }
@@ -111,14 +114,30 @@ pub struct TrainSummary {
 /// Runs (or resumes) training until `total_steps`, `max_minutes` or `stop`; `progress` shows
 /// the training step. With a store, the run resumes from the store's latest checkpoint, games
 /// come from the store and every checkpoint is published there.
+/// With a store, the trainer holds the run's lease ([`crate::store::lease`]) while it trains:
+/// it refuses to start while another trainer holds it, and stops without writing when another
+/// has taken over.
 pub fn train(run: &TrainRun, stop: &AtomicBool, progress: &ProgressBar) -> Result<TrainSummary, PipelineError> {
+    let config = &run.config;
+    let Some(store) = run.store.as_deref() else { return train_holding(run, None, stop, progress) };
+    if config.gating.enabled || config.selfplay.league_fraction > 0.0 {
+        return Err(PipelineError::Unsupported("gating and league games are not available with a store yet".to_string()));
+    }
+    let lease = Lease::acquire(store, &Holder::this_process(&run.run_dir, config.store.lease_seconds))?;
+    let trained = train_holding(run, Some(&lease), stop, progress);
+    if !matches!(trained, Err(PipelineError::Lease(LeaseError::Fenced { .. }))) {
+        lease.release(store)?;
+    }
+    trained
+}
+
+/// [`train`] once the lease, if any, is held.
+fn train_holding(run: &TrainRun, lease: Option<&Lease>, stop: &AtomicBool, progress: &ProgressBar) -> Result<TrainSummary, PipelineError> {
     let config = &run.config;
     let variant = config.variant;
     let run_dir = &run.run_dir;
     let store = run.store.as_deref();
-    if store.is_some() && (config.gating.enabled || config.selfplay.league_fraction > 0.0) {
-        return Err(PipelineError::Unsupported("gating and league games are not available with a store yet".to_string()));
-    }
+    let epoch = lease.map_or(0, Lease::epoch);
     // A store's games are copied to a folder of their own, one per store.
     let replay_dir = match store {
         Some(store) => run_dir.join(format!("replay-{}", store.cache_key())),
@@ -149,7 +168,7 @@ pub fn train(run: &TrainRun, stop: &AtomicBool, progress: &ProgressBar) -> Resul
         let state = TrainerState::default();
         state::save(&trainer, &state, run_dir)?;
         if let Some(store) = store {
-            checkpoints::publish(store, run_dir, 0)?;
+            checkpoints::publish(store, run_dir, 0, epoch)?;
         }
         (trainer, state)
     };
@@ -224,6 +243,7 @@ pub fn train(run: &TrainRun, stop: &AtomicBool, progress: &ProgressBar) -> Resul
             trainer: &mut trainer,
             window: &mut window,
             sync: store.map(|store| (store, GameSync::new(&replay_dir, batch_rules))),
+            lease,
             model: local_models.as_ref().map(|(model, _)| model),
             incumbent,
             opponent: local_models.as_ref().and_then(|(_, opponent)| opponent.as_ref().map(|(model, step)| (model, *step))),
@@ -250,6 +270,9 @@ pub fn train(run: &TrainRun, stop: &AtomicBool, progress: &ProgressBar) -> Resul
     let ended = budget_used(&config.train, summary.last_step, run_elapsed_s) >= PROGRESS_SCALE;
     summary.interrupted = stop.load(Ordering::Relaxed) && !ended;
     if let (Some(store), true) = (store, ended) {
+        if let Some(lease) = lease {
+            lease.renew(store)?;
+        }
         checkpoints::end_run(store)?;
     }
     summary.charts = metrics::plot(run_dir, &format!("{} {}", variant.name(), run_name(run_dir)))?;
@@ -301,6 +324,8 @@ struct Loop<'a> {
     window: &'a mut ReplayWindow,
     /// With a store: where games come from and checkpoints go.
     sync: Option<(&'a Store, GameSync)>,
+    /// With a store: the run's lease, renewed as training goes and checked before each write.
+    lease: Option<&'a Lease>,
     /// Self-play's model in this process (without a store).
     model: Option<&'a Model>,
     /// The step of the checkpoint self-play uses (the latest, unless gating kept an older one).
@@ -484,6 +509,9 @@ impl Loop<'_> {
     fn refresh(&mut self, interval: &mut Interval) -> Result<(), PipelineError> {
         let train = &self.run.config.train;
         if let Some((store, sync)) = &mut self.sync {
+            if let Some(lease) = self.lease {
+                lease.renew_if_due(store)?;
+            }
             let age = train.max_game_age.saturating_mul(train.checkpoint_every);
             let oldest = if train.max_game_age == 0 { 0 } else { self.trainer.step_count().saturating_sub(age) };
             let report = sync.sync(store, oldest, games::now_ms())?;
@@ -602,6 +630,9 @@ impl Loop<'_> {
         let title = format!("{} {}", config.variant.name(), run_name(run_dir));
         let charts = metrics::plot(run_dir, &title)?;
         if let Some((store, _)) = &self.sync {
+            if let Some(lease) = self.lease {
+                lease.renew(store)?;
+            }
             // The metrics go first: a trainer killed before `latest.json` moves resumes from the
             // checkpoint before, and drops the lines past it ([`fetch_run`]).
             for file in std::iter::once(run_dir.join(metrics::METRICS_FILE)).chain(charts) {
@@ -609,7 +640,7 @@ impl Loop<'_> {
                 let bytes = std::fs::read(&file).map_err(io("read", &file))?;
                 store.put(&format!("{}/{name}", layout::METRICS), bytes)?;
             }
-            checkpoints::publish(store, run_dir, step)?;
+            checkpoints::publish(store, run_dir, step, self.lease.map_or(0, Lease::epoch))?;
             let pruned = retention::prune(store, &config.store, step, config.train.checkpoint_every)?;
             if pruned != Pruned::default() {
                 let message = format!(

@@ -211,7 +211,8 @@ pub fn run(store: &Store, run: &WorkerRun, stop: &AtomicBool, progress: &Progres
                 summary.run_ended = true;
                 break Ok(());
             }
-            if newest.step <= latest.step {
+            // A record of a trainer that another has taken over from is never followed.
+            if newest.step <= latest.step || newest.epoch < latest.epoch {
                 continue;
             }
             if let Err(error) = switch_model(store, &config, run, &model, &newest) {

@@ -19,8 +19,9 @@ fn files(step: u64) -> [String; 4] {
 }
 
 /// Uploads checkpoint `step` of the run folder `run_dir` (weights, metadata, optimiser and
-/// trainer state), then points `latest.json` at it.
-pub fn publish(store: &Store, run_dir: &Path, step: u64) -> Result<LatestRecord, StoreError> {
+/// trainer state), then points `latest.json` at it, as published by the trainer of lease
+/// `epoch`.
+pub fn publish(store: &Store, run_dir: &Path, step: u64, epoch: u64) -> Result<LatestRecord, StoreError> {
     let (_, metadata) = checkpoint::read_metadata(&checkpoint::metadata_file(run_dir, step)).map_err(local)?;
     let folder = layout::checkpoint_folder(step, &metadata.weights_fnv1a64);
     for file in files(step) {
@@ -34,6 +35,7 @@ pub fn publish(store: &Store, run_dir: &Path, step: u64) -> Result<LatestRecord,
         weights_fnv1a64: metadata.weights_fnv1a64,
         published_unix: SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()),
         run_ended: false,
+        epoch,
     };
     write_latest(store, &record)?;
     Ok(record)

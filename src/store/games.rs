@@ -26,6 +26,9 @@ use crate::fnv;
 use crate::replay::format::{is_replay_name, Header};
 use crate::rules::GameRules;
 
+/// How many batches the trainer reads from the store at the same time.
+const PARALLEL_READS: usize = 8;
+
 /// How far ahead of the trainer's clock a batch's name may be (a worker's measurement of the
 /// store's clock is good to a second or two; more is a broken or dishonest worker).
 pub const FUTURE_TOLERANCE_MS: u64 = 60 * 1000;
@@ -262,6 +265,9 @@ impl GameSync {
             }
         }
         let mut report = SyncReport::default();
+        let limit = self.rules.limits.max_batch_bytes();
+        let oversized = format!("over [store] max_batch_mib = {} MiB", self.rules.limits.max_batch_mib);
+        let mut wanted: Vec<(String, String, GameName)> = Vec::new();
         for Listed { name: object, size } in objects {
             let file_name = object.rsplit('/').next().unwrap_or_default().to_string();
             let name =
@@ -276,42 +282,49 @@ impl GameSync {
                 continue;
             }
             self.seen.entry(name.model_step).or_default().insert(file_name.clone());
-            let copy = format!("{}/{file_name}", layout::REJECTED);
-            let set_aside = |reason: String| SetAside { copy: copy.clone(), worker: name.worker.clone(), reason };
-            let limit = self.rules.limits.max_batch_bytes();
-            let oversized = || format!("over [store] max_batch_mib = {} MiB", self.rules.limits.max_batch_mib);
             if size > limit {
                 // Set aside without reading it: the copy is made inside the store.
+                let copy = format!("{}/{file_name}", layout::REJECTED);
                 store.copy(&object, &copy)?;
-                report.set_aside.push(set_aside(format!("{size} bytes, {}", oversized())));
+                report.set_aside.push(SetAside { copy, worker: name.worker, reason: format!("{size} bytes, {oversized}") });
                 continue;
             }
-            let bytes = match store.get_at_most(&object, limit)? {
-                Bounded::Whole(bytes) => bytes,
-                Bounded::TooLarge => {
-                    store.copy(&object, &copy)?;
-                    report.set_aside.push(set_aside(format!("grown since it was listed, {}", oversized())));
-                    continue;
+            wanted.push((object, file_name, name));
+        }
+        // A few batches at a time: read together, then kept or set aside, so that at most
+        // PARALLEL_READS batches are in memory.
+        for chunk in wanted.chunks(PARALLEL_READS) {
+            let objects: Vec<String> = chunk.iter().map(|(object, ..)| object.clone()).collect();
+            for ((object, file_name, name), fetched) in chunk.iter().zip(store.get_many_at_most(&objects, limit)) {
+                let copy = format!("{}/{file_name}", layout::REJECTED);
+                let set_aside = |reason: String| SetAside { copy: copy.clone(), worker: name.worker.clone(), reason };
+                let bytes = match fetched? {
+                    Bounded::Whole(bytes) => bytes,
+                    Bounded::TooLarge => {
+                        store.copy(object, &copy)?;
+                        report.set_aside.push(set_aside(format!("grown since it was listed, {oversized}")));
+                        continue;
+                    }
+                    Bounded::Missing => {
+                        // Deleted since the listing (a lifecycle rule, an operator): nothing to train on.
+                        report.vanished.push(object.clone());
+                        continue;
+                    }
+                };
+                let refused = if name.created_ms > now_ms.saturating_add(FUTURE_TOLERANCE_MS) {
+                    Some(format!("named {} s ahead of this machine's clock", (name.created_ms - now_ms) / 1000))
+                } else {
+                    self.rules.screen(&bytes)
+                };
+                if let Some(reason) = refused {
+                    store.put_new(&copy, bytes)?;
+                    report.set_aside.push(set_aside(reason));
+                } else {
+                    let path = self.dir.join(file_name);
+                    crate::files::write_atomic(&path, &bytes)
+                        .map_err(|e| StoreError::Local(format!("cannot write {}: {e}", path.display())))?;
+                    report.fetched += 1;
                 }
-                Bounded::Missing => {
-                    // Deleted since the listing (a lifecycle rule, an operator): nothing to train on.
-                    report.vanished.push(object);
-                    continue;
-                }
-            };
-            let refused = if name.created_ms > now_ms.saturating_add(FUTURE_TOLERANCE_MS) {
-                Some(format!("named {} s ahead of this machine's clock", (name.created_ms - now_ms) / 1000))
-            } else {
-                self.rules.screen(&bytes)
-            };
-            if let Some(reason) = refused {
-                store.put_new(&copy, bytes)?;
-                report.set_aside.push(set_aside(reason));
-            } else {
-                let path = self.dir.join(&file_name);
-                crate::files::write_atomic(&path, &bytes)
-                    .map_err(|e| StoreError::Local(format!("cannot write {}: {e}", path.display())))?;
-                report.fetched += 1;
             }
         }
         self.prune(min_model_step)?;

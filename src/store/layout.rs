@@ -58,6 +58,10 @@ pub struct LatestRecord {
     /// checkpoint: its workers then stop, with success. A resumed run's next checkpoint clears it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub run_ended: bool,
+    /// The lease epoch of the trainer that published it ([`super::lease`]); workers never go
+    /// back to a lower one.
+    #[serde(default)]
+    pub epoch: u64,
 }
 
 /// The folder of the checkpoint of `step` whose weights have checksum `hash`.

@@ -6,6 +6,7 @@
 //! - [`layout`]: the names of the run's objects and the `latest` record.
 //! - [`checkpoints`]: publishing a checkpoint and fetching one, checked against its hash.
 //! - [`games`]: workers' uploads of game batches and the trainer's download of new ones.
+//! - [`lease`]: one trainer per run, and a trainer that another has taken over from stops.
 //! - [`retention`]: what the trainer deletes as the run goes on.
 //!
 //! Credentials come from the environment as each cloud's tools read it (`AWS_ACCESS_KEY_ID`,
@@ -16,6 +17,7 @@
 pub mod checkpoints;
 pub mod games;
 pub mod layout;
+pub mod lease;
 pub mod retention;
 pub mod run_config;
 
@@ -176,11 +178,12 @@ impl Store {
         fetched.map(|bytes| bytes.map(|b| b.to_vec())).map_err(|e| self.error("read", name, e))
     }
 
-    /// The object `name` if it holds at most `limit` bytes; reading stops as soon as it holds
-    /// more, so that memory stays bounded whatever the object's size.
-    pub fn get_at_most(&self, name: &str, limit: u64) -> Result<Bounded, StoreError> {
-        let path = self.path(name);
-        let fetched = self.runtime.block_on(async {
+    /// The objects `names`, in order, each if it holds at most `limit` bytes, read at the same
+    /// time (a slow store's latency is paid once, not once an object). Reading an object stops
+    /// as soon as it holds more, so that memory stays bounded whatever its size.
+    pub fn get_many_at_most(&self, names: &[String], limit: u64) -> Vec<Result<Bounded, StoreError>> {
+        let reads = names.iter().map(|name| async move {
+            let path = self.path(name);
             let mut stream = match self.inner.get(&path).await {
                 Ok(result) => result.into_stream(),
                 Err(object_store::Error::NotFound { .. }) => return Ok(Bounded::Missing),
@@ -195,7 +198,8 @@ impl Store {
             }
             Ok(Bounded::Whole(bytes))
         });
-        fetched.map_err(|e| self.error("read", name, e))
+        let fetched = self.runtime.block_on(futures_util::future::join_all(reads));
+        fetched.into_iter().zip(names).map(|(result, name)| result.map_err(|e| self.error("read", name, e))).collect()
     }
 
     /// Copies object `from` to `to` inside the store, without reading it here.
@@ -301,7 +305,7 @@ pub struct Listed {
     pub size: u64,
 }
 
-/// What [`Store::get_at_most`] found.
+/// What [`Store::get_many_at_most`] found of an object.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Bounded {
     /// The whole object, within the limit.
