@@ -5,15 +5,15 @@
 #   file   `selfplay --store file://...`, a worker of a run in a local folder
 #   s3     `selfplay --store s3://...`, a worker of a run in SeaweedFS on 127.0.0.1
 #          (scripts/seaweedfs.sh), with the workers' key
-# Same configuration (configs/shogi-cpu.toml), same model (models/shogi/default), G games an
-# arm (default 160). Prints one line an arm: round, arm, games per hour, and the selfplay
-# summary line; the lines also go to WORK/results.txt.
+# Same model and configuration (models/shogi/default and the copy of its recipe, the shogi CPU
+# recipe, beside it), G games an arm (default 160). Prints one line an arm: round, arm, games
+# per hour, and the selfplay summary line; the lines also go to WORK/results.txt.
 #   deploy/measured/store-overhead.sh [WORK]     (ROUNDS="1 2 3", G=160 by default)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 bin="${SHOGI_ZERO:-$root/target/release/shogi-zero}"
 model="$root/models/shogi/default"
-config="$root/configs/shogi-cpu.toml"
+config="$model/config.toml"
 games="${G:-160}"
 work="$(realpath -m "${1:-$(mktemp -d /tmp/store-overhead.XXXXXX)}")"
 mkdir -p "$work"
@@ -55,8 +55,10 @@ for round in ${ROUNDS:-1 2 3}; do
   for arm in $arms; do
     case $arm in
       local) args=(--model "$model" --config "$config" --out "$work/local-$round") ;;
-      file) args=(--store "file://$work/file-store" --worker-id "file-$round" --cache "$work/cache") ;;
-      s3) args=(--store "s3://shogi-zero/$run" --worker-id "s3-$round" --cache "$work/cache") ;;
+      # A worker's machine settings are its own: those of the recipe's [inference], as the
+      # local arm plays.
+      file) args=(--store "file://$work/file-store" --worker-id "file-$round" --cache "$work/cache" --precision f32) ;;
+      s3) args=(--store "s3://shogi-zero/$run" --worker-id "s3-$round" --cache "$work/cache" --precision f32) ;;
     esac
     start=$(date +%s.%N)
     "$bin" selfplay --variant shogi --games "$games" "${args[@]}" >"$arm-$round.out" 2>/dev/null
