@@ -279,7 +279,8 @@ fn a_worker_killed_during_an_upload_uploads_the_batch_when_it_starts_again() {
 #[test]
 fn a_trainer_killed_on_a_lost_machine_resumes_from_the_store() {
     let setup = Setup::new(30);
-    let lease_seconds = 8;
+    // Long enough for the second start to come within it on a busy machine.
+    let lease_seconds = 20;
     setup.append(&format!("[store]\nlease_seconds = {lease_seconds}\n"));
     let worker = Running::start(setup.worker("w1"));
     let trainer = Running::start(setup.trainer("models"));

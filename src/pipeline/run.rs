@@ -30,7 +30,8 @@ use crate::replay::{ReplayError, ReplayWindow, WindowConfig, WindowError};
 use crate::rules::notation::sfen;
 use crate::selfplay::runner::{self, Counters, Evaluators, SelfplayRun};
 use crate::selfplay::SelfplayError;
-use crate::store::games::{self, BatchRules, GameSync, SetAside};
+use crate::store::games::{BatchRules, GameSync, SetAside};
+use crate::store::ingest::Ingest;
 use crate::store::lease::{Holder, Lease, LeaseError};
 use crate::store::retention::{self, Pruned};
 use crate::store::{checkpoints, layout, Store};
@@ -202,6 +203,9 @@ fn train_holding(run: &TrainRun, lease: Option<&Lease>, stop: &AtomicBool, progr
     counters.games.store(state.selfplay_games, Ordering::Relaxed);
     counters.plies.store(state.selfplay_positions, Ordering::Relaxed);
     let selfplay_stop = AtomicBool::new(false);
+    // With a store, games come in through a thread of their own.
+    let ingest = store.map(|_| Ingest::new(GameSync::new(&replay_dir, batch_rules), oldest_model(&config.train, first_step)));
+    let ingest_stop = AtomicBool::new(false);
     let session_start = Instant::now();
     let mut summary = TrainSummary {
         first_step,
@@ -214,6 +218,11 @@ fn train_holding(run: &TrainRun, lease: Option<&Lease>, stop: &AtomicBool, progr
     progress.set_position(budget_used(&config.train, first_step, state.elapsed_s));
     let outcome = std::thread::scope(|scope| {
         let selfplay_stop = &selfplay_stop;
+        let ingest_stop = &ingest_stop;
+        let ingest_thread = match (store, &ingest) {
+            (Some(store), Some(ingest)) => Some(scope.spawn(move || ingest.run(store, ingest_stop, INGEST_EVERY))),
+            _ => None,
+        };
         let selfplay_thread = match (&local_models, store) {
             (Some((model, opponent)), _) => Some(scope.spawn(|| {
                 let evaluators = match opponent {
@@ -242,7 +251,7 @@ fn train_holding(run: &TrainRun, lease: Option<&Lease>, stop: &AtomicBool, progr
             run,
             trainer: &mut trainer,
             window: &mut window,
-            sync: store.map(|store| (store, GameSync::new(&replay_dir, batch_rules))),
+            ingest: store.zip(ingest.as_ref()),
             lease,
             model: local_models.as_ref().map(|(model, _)| model),
             incumbent,
@@ -255,6 +264,10 @@ fn train_holding(run: &TrainRun, lease: Option<&Lease>, stop: &AtomicBool, progr
         }
         .run(state.elapsed_s, session_start, &|| selfplay_thread.as_ref().is_some_and(|t| t.is_finished()));
         selfplay_stop.store(true, Ordering::Relaxed);
+        ingest_stop.store(true, Ordering::Relaxed);
+        if let Some(thread) = ingest_thread {
+            thread.join().expect("the ingestion thread panicked");
+        }
         let played = selfplay_thread.map_or(Ok(()), |t| t.join().expect("the self-play thread panicked"));
         looped.and_then(|checkpoint| {
             played?;
@@ -322,8 +335,8 @@ struct Loop<'a> {
     run: &'a TrainRun,
     trainer: &'a mut Trainer,
     window: &'a mut ReplayWindow,
-    /// With a store: where games come from and checkpoints go.
-    sync: Option<(&'a Store, GameSync)>,
+    /// With a store: where checkpoints go, and the ingestion of its games.
+    ingest: Option<(&'a Store, &'a Ingest)>,
     /// With a store: the run's lease, renewed as training goes and checked before each write.
     lease: Option<&'a Lease>,
     /// Self-play's model in this process (without a store).
@@ -503,34 +516,37 @@ impl Loop<'_> {
         Ok((value_probe, anchors))
     }
 
-    /// Brings new games into the window: from the store first when there is one (games of
-    /// models older than `max_game_age` checkpoints stay out). Batches the window refuses are
-    /// logged, counted, and with a store set aside, so that one bad worker never stops training.
+    /// Brings new games into the window: with a store, those its ingestion thread has copied
+    /// (games of models older than `max_game_age` checkpoints stay out), and reports what that
+    /// thread passed over or set aside. Batches the window refuses are logged, counted, and
+    /// with a store set aside, so that one bad worker never stops training.
     fn refresh(&mut self, interval: &mut Interval) -> Result<(), PipelineError> {
-        let train = &self.run.config.train;
-        if let Some((store, sync)) = &mut self.sync {
+        if let Some((store, ingest)) = self.ingest {
             if let Some(lease) = self.lease {
                 lease.renew_if_due(store)?;
             }
-            let age = train.max_game_age.saturating_mul(train.checkpoint_every);
-            let oldest = if train.max_game_age == 0 { 0 } else { self.trainer.step_count().saturating_sub(age) };
-            let report = sync.sync(store, oldest, games::now_ms())?;
-            for object in report.unnamed {
-                log(self.progress, &format!("passed over {object}: not a game batch name of this program, or in another model's folder"));
-            }
-            for object in report.vanished {
-                log(self.progress, &format!("warning: {object} was listed but is gone (deleted since): passed over"));
-            }
-            for SetAside { copy, worker, reason } in report.set_aside {
-                interval.reject(Some(worker));
-                log(self.progress, &format!("set aside {copy}: {reason}"));
+            ingest.keep_models_from(oldest_model(&self.run.config.train, self.trainer.step_count()))?;
+            for report in ingest.take_reports()? {
+                for object in report.unnamed {
+                    log(
+                        self.progress,
+                        &format!("passed over {object}: not a game batch name of this program, or in another model's folder"),
+                    );
+                }
+                for object in report.vanished {
+                    log(self.progress, &format!("warning: {object} was listed but is gone (deleted since): passed over"));
+                }
+                for SetAside { copy, worker, reason } in report.set_aside {
+                    interval.reject(Some(worker));
+                    log(self.progress, &format!("set aside {copy}: {reason}"));
+                }
             }
         }
         let refresh = self.window.refresh()?;
         for error in &refresh.rejected {
-            match &mut self.sync {
-                Some((store, sync)) => {
-                    let object = sync.set_aside(store, error.path())?;
+            match self.ingest {
+                Some((store, ingest)) => {
+                    let object = ingest.set_aside(store, error.path())?;
                     let file_name = error.path().file_name().and_then(|n| n.to_str()).unwrap_or_default();
                     interval.reject(layout::GameName::parse(file_name).map(|name| name.worker));
                     log(self.progress, &format!("set aside {object}: {error}"));
@@ -541,7 +557,7 @@ impl Loop<'_> {
                 }
             }
         }
-        if self.sync.is_some() {
+        if self.ingest.is_some() {
             // Self-play happens elsewhere: count what reaches the trainer.
             self.counters.games.fetch_add(refresh.new_games as u64, Ordering::Relaxed);
             self.counters.game_plies.fetch_add(refresh.new_plies as u64, Ordering::Relaxed);
@@ -629,7 +645,7 @@ impl Loop<'_> {
         metrics::append(run_dir, &line).map_err(io("append to", &run_dir.join(metrics::METRICS_FILE)))?;
         let title = format!("{} {}", config.variant.name(), run_name(run_dir));
         let charts = metrics::plot(run_dir, &title)?;
-        if let Some((store, _)) = &self.sync {
+        if let Some((store, _)) = self.ingest {
             if let Some(lease) = self.lease {
                 lease.renew(store)?;
             }
@@ -695,6 +711,18 @@ fn run_config_text(config: &RunConfig) -> String {
 /// The run's name: its folder's.
 fn run_name(run_dir: &Path) -> String {
     run_dir.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+}
+
+/// How often the trainer looks for new game batches in a store.
+const INGEST_EVERY: Duration = Duration::from_secs(2);
+
+/// The step of the oldest model whose games the trainer at `step` trains on (`[train]
+/// max_game_age` checkpoints back; 0 keeps every model's).
+fn oldest_model(train: &TrainConfig, step: u64) -> u64 {
+    match train.max_game_age {
+        0 => 0,
+        age => step.saturating_sub(age.saturating_mul(train.checkpoint_every)),
+    }
 }
 
 /// The game batches the trainer takes from a store's workers: those played under the run's

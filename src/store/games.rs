@@ -243,9 +243,8 @@ impl GameSync {
         GameSync { dir: dir.to_path_buf(), rules, seen: BTreeMap::new(), unnamed: HashSet::new(), listed_rejected: false }
     }
 
-    /// Copies the batches not seen yet of the models of step `min_model_step` and later, and
-    /// removes from the replay folder the batches of older models. `now_ms` is the trainer's
-    /// clock ([`now_ms`]).
+    /// Copies the batches not seen yet of the models of step `min_model_step` and later.
+    /// `now_ms` is the trainer's clock ([`now_ms`]).
     pub fn sync(&mut self, store: &Store, min_model_step: u64, now_ms: u64) -> Result<SyncReport, StoreError> {
         if !self.listed_rejected {
             for object in store.list(layout::REJECTED)? {
@@ -327,12 +326,11 @@ impl GameSync {
                 }
             }
         }
-        self.prune(min_model_step)?;
         Ok(report)
     }
 
     /// Removes the local copies of batches played by models older than `min_model_step`.
-    fn prune(&self, min_model_step: u64) -> Result<(), StoreError> {
+    pub fn prune(&self, min_model_step: u64) -> Result<(), StoreError> {
         let local = |e: std::io::Error| StoreError::Local(format!("{}: {e}", self.dir.display()));
         for entry in std::fs::read_dir(&self.dir).map_err(local)? {
             let path = entry.map_err(local)?.path();

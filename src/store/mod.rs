@@ -6,6 +6,7 @@
 //! - [`layout`]: the names of the run's objects and the `latest` record.
 //! - [`checkpoints`]: publishing a checkpoint and fetching one, checked against its hash.
 //! - [`games`]: workers' uploads of game batches and the trainer's download of new ones.
+//! - [`ingest`]: that download in a thread of its own.
 //! - [`lease`]: one trainer per run, and a trainer that another has taken over from stops.
 //! - [`retention`]: what the trainer deletes as the run goes on.
 //!
@@ -16,6 +17,7 @@
 
 pub mod checkpoints;
 pub mod games;
+pub mod ingest;
 pub mod layout;
 pub mod lease;
 pub mod retention;
