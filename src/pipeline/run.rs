@@ -126,8 +126,14 @@ pub fn train(run: &TrainRun, stop: &AtomicBool, progress: &ProgressBar) -> Resul
     }
     let lease = Lease::acquire(store, &Holder::this_process(&run.run_dir, config.store.lease_seconds))?;
     let trained = train_holding(run, Some(&lease), stop, progress);
-    if !matches!(trained, Err(PipelineError::Lease(LeaseError::Fenced { .. }))) {
-        lease.release(store)?;
+    match trained {
+        // The lease is another trainer's now.
+        Err(PipelineError::Lease(LeaseError::Fenced { .. })) => {}
+        // Letting go matters less than the error that ended training.
+        Err(_) => {
+            let _ = lease.release(store);
+        }
+        Ok(_) => lease.release(store)?,
     }
     trained
 }
