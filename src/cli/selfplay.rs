@@ -214,8 +214,8 @@ fn games_progress(games: Option<u64>) -> ProgressBar {
 
 /// This machine's name, for worker ids.
 fn hostname() -> String {
-    let name = std::fs::read_to_string("/proc/sys/kernel/hostname").or_else(|_| std::env::var("HOSTNAME")).unwrap_or_default();
-    let name: String = name.trim().chars().filter(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')).take(40).collect();
+    let name: String =
+        crate::store::host_name().chars().filter(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')).take(40).collect();
     if name.is_empty() {
         "worker".to_string()
     } else {

@@ -115,6 +115,7 @@ pub struct TrainSummary {
 /// Runs (or resumes) training until `total_steps`, `max_minutes` or `stop`; `progress` shows
 /// the training step. With a store, the run resumes from the store's latest checkpoint, games
 /// come from the store and every checkpoint is published there.
+///
 /// With a store, the trainer holds the run's lease ([`crate::store::lease`]) while it trains:
 /// it refuses to start while another trainer holds it, and stops without writing when another
 /// has taken over.
@@ -194,7 +195,6 @@ fn train_holding(run: &TrainRun, lease: Option<&Lease>, stop: &AtomicBool, progr
         targets: config.train.targets(),
     };
     let mut window = ReplayWindow::resume(&replay_dir, variant, window_config, state.window.clone())?;
-    let batch_rules = accepted_batches(config)?;
     let selfplay = SelfplayRun {
         variant,
         search: config.search,
@@ -210,7 +210,10 @@ fn train_holding(run: &TrainRun, lease: Option<&Lease>, stop: &AtomicBool, progr
     counters.plies.store(state.selfplay_positions, Ordering::Relaxed);
     let selfplay_stop = AtomicBool::new(false);
     // With a store, games come in through a thread of their own.
-    let ingest = store.map(|_| Ingest::new(GameSync::new(&replay_dir, batch_rules), oldest_model(&config.train, first_step)));
+    let ingest = match store {
+        Some(_) => Some(Ingest::new(GameSync::new(&replay_dir, accepted_batches(config)?), oldest_model(&config.train, first_step))),
+        None => None,
+    };
     let ingest_stop = AtomicBool::new(false);
     let session_start = Instant::now();
     let mut summary = TrainSummary {

@@ -50,18 +50,17 @@ struct WorkerRecord<'a> {
 /// them as well as any other.
 pub fn clock_offset(store: &Store, worker: &str) -> Result<i64, StoreError> {
     let before = local_clock_ms();
-    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").map(|h| h.trim().to_string()).unwrap_or_default();
-    let record = WorkerRecord { worker, host, pid: std::process::id(), local_clock_ms: before, version: env!("CARGO_PKG_VERSION") };
+    let record = WorkerRecord {
+        worker,
+        host: super::host_name(),
+        pid: std::process::id(),
+        local_clock_ms: before,
+        version: env!("CARGO_PKG_VERSION"),
+    };
     let name = format!("{}/{worker}.json", layout::WORKERS);
     let json = serde_json::to_string_pretty(&record).expect("the record serialises");
-    store.put(&name, format!("{json}\n").into_bytes())?;
+    let modified = store.put_timed(&name, format!("{json}\n").into_bytes())?;
     let after = local_clock_ms();
-    let modified = store.modified_ms(&name)?.ok_or_else(|| StoreError::Failed {
-        url: store.url().to_string(),
-        action: "look up",
-        name: name.clone(),
-        message: "the object just written is missing".to_string(),
-    })?;
     Ok(i64::try_from(modified).unwrap_or(i64::MAX) - (before + after) / 2)
 }
 
@@ -281,21 +280,30 @@ impl GameSync {
                 continue;
             }
             self.seen.entry(name.model_step).or_default().insert(file_name.clone());
-            if size > limit {
-                // Set aside without reading it: the copy is made inside the store.
-                let copy = format!("{}/{file_name}", layout::REJECTED);
-                store.copy(&object, &copy)?;
-                report.set_aside.push(SetAside { copy, worker: name.worker, reason: format!("{size} bytes, {oversized}") });
-                continue;
+            // What the listing alone shows is set aside without reading it: the copy is made
+            // inside the store.
+            let refused = if size > limit {
+                Some(format!("{size} bytes, {oversized}"))
+            } else if name.created_ms > now_ms.saturating_add(FUTURE_TOLERANCE_MS) {
+                Some(format!("named {} s ahead of this machine's clock", (name.created_ms - now_ms) / 1000))
+            } else {
+                None
+            };
+            match refused {
+                Some(reason) => {
+                    let copy = layout::rejected_object(&file_name);
+                    store.copy(&object, &copy)?;
+                    report.set_aside.push(SetAside { copy, worker: name.worker, reason });
+                }
+                None => wanted.push((object, file_name, name)),
             }
-            wanted.push((object, file_name, name));
         }
         // A few batches at a time: read together, then kept or set aside, so that at most
         // PARALLEL_READS batches are in memory.
         for chunk in wanted.chunks(PARALLEL_READS) {
             let objects: Vec<String> = chunk.iter().map(|(object, ..)| object.clone()).collect();
             for ((object, file_name, name), fetched) in chunk.iter().zip(store.get_many_at_most(&objects, limit)) {
-                let copy = format!("{}/{file_name}", layout::REJECTED);
+                let copy = layout::rejected_object(file_name);
                 let set_aside = |reason: String| SetAside { copy: copy.clone(), worker: name.worker.clone(), reason };
                 let bytes = match fetched? {
                     Bounded::Whole(bytes) => bytes,
@@ -310,12 +318,7 @@ impl GameSync {
                         continue;
                     }
                 };
-                let refused = if name.created_ms > now_ms.saturating_add(FUTURE_TOLERANCE_MS) {
-                    Some(format!("named {} s ahead of this machine's clock", (name.created_ms - now_ms) / 1000))
-                } else {
-                    self.rules.screen(&bytes)
-                };
-                if let Some(reason) = refused {
+                if let Some(reason) = self.rules.screen(&bytes) {
                     store.put_new(&copy, bytes)?;
                     report.set_aside.push(set_aside(reason));
                 } else {
@@ -347,7 +350,7 @@ impl GameSync {
     pub fn set_aside(&mut self, store: &Store, file: &Path) -> Result<String, StoreError> {
         let file_name = file.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
         let bytes = std::fs::read(file).map_err(|e| StoreError::Local(format!("{}: {e}", file.display())))?;
-        let object = format!("{}/{file_name}", layout::REJECTED);
+        let object = layout::rejected_object(&file_name);
         store.put_new(&object, bytes)?;
         std::fs::remove_file(file).map_err(|e| StoreError::Local(format!("{}: {e}", file.display())))?;
         if let Some(name) = GameName::parse(&file_name) {

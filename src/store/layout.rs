@@ -81,6 +81,11 @@ pub fn optimizer_file(step: u64) -> String {
     format!("step-{step:010}.optimizer.safetensors")
 }
 
+/// The object under which the trainer keeps a copy of the game batch `file_name` it set aside.
+pub fn rejected_object(file_name: &str) -> String {
+    format!("{REJECTED}/{file_name}")
+}
+
 /// The folder of the game batches played by the model of `step`.
 pub fn games_folder(step: u64) -> String {
     format!("{GAMES}/m{step:010}")

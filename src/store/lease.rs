@@ -31,7 +31,7 @@ pub struct Holder {
 impl Holder {
     /// This process, training into the local run folder `run_dir`.
     pub fn this_process(run_dir: &std::path::Path, lease_seconds: u64) -> Holder {
-        let host = std::fs::read_to_string("/proc/sys/kernel/hostname").map(|h| h.trim().to_string()).unwrap_or_default();
+        let host = super::host_name();
         let folder = std::path::absolute(run_dir).unwrap_or_else(|_| run_dir.to_path_buf());
         Holder { id: format!("{host}:{}", folder.display()), host, pid: std::process::id(), lease_seconds }
     }
@@ -177,8 +177,7 @@ fn check_free(store: &Store, me: &Holder, epoch: u64) -> Result<(), LeaseError> 
     };
     // The store's clock now: the modification time of an object written now.
     let probe = format!("{FOLDER}/probe-{:016x}.json", crate::fnv::hash(me.id.as_bytes()));
-    store.put(&probe, write_json(me))?;
-    let now = store.modified_ms(&probe)?.unwrap_or(renewed);
+    let now = store.put_timed(&probe, write_json(me))?;
     let age_s = now.saturating_sub(renewed) / 1000;
     if age_s < holder.lease_seconds {
         return Err(LeaseError::Held { url: store.url().to_string(), lease_seconds: holder.lease_seconds, holder, epoch, age_s });

@@ -231,6 +231,19 @@ impl Store {
         outcome.map_err(|e| self.error("create", name, e))
     }
 
+    /// Writes object `name` (replacing any earlier one) and returns when it was written by the
+    /// store's clock, milliseconds since 1970: the store's time now, whatever this machine's
+    /// clock says.
+    pub fn put_timed(&self, name: &str, bytes: Vec<u8>) -> Result<u64, StoreError> {
+        self.put(name, bytes)?;
+        self.modified_ms(name)?.ok_or_else(|| StoreError::Failed {
+            url: self.url.clone(),
+            action: "look up",
+            name: name.to_string(),
+            message: "the object just written is missing".to_string(),
+        })
+    }
+
     /// Writes object `name`, replacing any earlier one (the `latest` record, metrics).
     pub fn put(&self, name: &str, bytes: Vec<u8>) -> Result<(), StoreError> {
         let path = self.path(name);
@@ -316,6 +329,15 @@ pub enum Bounded {
     TooLarge,
     /// No object under that name.
     Missing,
+}
+
+/// This machine's name as the system gives it (empty when it cannot be read), for the records
+/// that say who wrote what.
+pub fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .or_else(|_| std::env::var("HOSTNAME"))
+        .map(|h| h.trim().to_string())
+        .unwrap_or_default()
 }
 
 /// The settings of `scheme`'s client from the environment: variables with the cloud's prefix

@@ -50,20 +50,30 @@ fn prune_games(store: &Store, oldest_kept: u64) -> Result<usize, StoreError> {
     Ok(doomed.len())
 }
 
-/// Deletes the optimiser state of every checkpoint but the newest `keep` (by step).
+/// Deletes the optimiser state of every checkpoint but the newest `keep` (by step). One listing
+/// finds the checkpoints and the states still there, so that those deleted before cost nothing.
 fn prune_optimizer_states(store: &Store, keep: u64) -> Result<usize, StoreError> {
-    let (_, folders) = store.list_level(layout::CHECKPOINTS)?;
-    let mut steps: Vec<(u64, String)> =
-        folders.into_iter().filter_map(|folder| Some((layout::parse_checkpoint_folder(&folder)?, folder))).collect();
-    steps.sort();
+    // Each object's checkpoint step and file name.
+    let objects: Vec<(u64, String, String)> = store
+        .list(layout::CHECKPOINTS)?
+        .into_iter()
+        .filter_map(|object| {
+            let (folder, file) = object.rsplit_once('/')?;
+            Some((layout::parse_checkpoint_folder(folder)?, file.to_string(), object.clone()))
+        })
+        .collect();
+    let mut steps: Vec<u64> = objects.iter().map(|(step, ..)| *step).collect();
+    steps.sort_unstable();
+    steps.dedup();
     let old = steps.len().saturating_sub(usize::try_from(keep).unwrap_or(usize::MAX));
-    let mut deleted = 0;
-    for (step, folder) in &steps[..old] {
-        let object = format!("{folder}/{}", layout::optimizer_file(*step));
-        if store.modified_ms(&object)?.is_some() {
-            store.delete(&object)?;
-            deleted += 1;
-        }
+    let Some(&newest_old) = steps[..old].last() else { return Ok(0) };
+    let doomed: Vec<&String> = objects
+        .iter()
+        .filter(|(step, file, _)| *step <= newest_old && *file == layout::optimizer_file(*step))
+        .map(|(.., object)| object)
+        .collect();
+    for object in &doomed {
+        store.delete(object)?;
     }
-    Ok(deleted)
+    Ok(doomed.len())
 }
