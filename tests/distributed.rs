@@ -112,11 +112,20 @@ impl Setup {
         objects
     }
 
-    /// Waits until `done` holds, failing after `limit`.
-    fn wait_for(&self, what: &str, limit: Duration, mut done: impl FnMut(&Setup) -> bool) {
+    /// Waits until `done` holds while the processes in `watched` (each with its role) keep
+    /// running, failing after `limit` or as soon as one exits; the failure shows what they
+    /// printed.
+    fn wait_for(&self, what: &str, limit: Duration, watched: &mut [(&str, &mut Running)], mut done: impl FnMut(&Setup) -> bool) {
         let start = Instant::now();
         while !done(self) {
-            assert!(start.elapsed() < limit, "timed out waiting for {what}");
+            for (role, process) in watched.iter_mut() {
+                process.assert_running(role);
+            }
+            if start.elapsed() >= limit {
+                let printed: Vec<String> =
+                    watched.iter().map(|(role, process)| format!("--- the {role} printed:\n{}", process.printed())).collect();
+                panic!("timed out waiting for {what}\n{}", printed.join("\n"));
+            }
             std::thread::sleep(Duration::from_millis(200));
         }
     }
@@ -132,23 +141,68 @@ fn list(dir: &Path) -> Vec<String> {
     names
 }
 
-/// A child process killed and reaped when dropped, so that no test leaves one behind.
-struct Running(Child);
+/// A child process killed and reaped when dropped, so that no test leaves one behind. Its
+/// output is read as it comes (a pipe nobody reads would stop the process once full) and kept
+/// for the test's messages.
+struct Running {
+    child: Child,
+    stdout: Collected,
+    stderr: Collected,
+}
+
+/// What a process wrote to one pipe, read by a thread of its own.
+struct Collected {
+    bytes: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
+    reader: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Collected {
+    fn read(mut pipe: impl std::io::Read + Send + 'static) -> Collected {
+        let bytes = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = bytes.clone();
+        let reader = std::thread::spawn(move || {
+            let mut buffer = [0u8; 4096];
+            while let Ok(n) = pipe.read(&mut buffer) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock().unwrap().extend_from_slice(&buffer[..n]);
+            }
+        });
+        Collected { bytes, reader: Some(reader) }
+    }
+
+    /// Everything written, once the pipe has closed.
+    fn all(&mut self) -> Vec<u8> {
+        if let Some(reader) = self.reader.take() {
+            reader.join().unwrap();
+        }
+        self.bytes.lock().unwrap().clone()
+    }
+
+    /// What was written so far.
+    fn so_far(&self) -> String {
+        String::from_utf8_lossy(&self.bytes.lock().unwrap()).into_owned()
+    }
+}
 
 impl Running {
     fn start(mut command: Command) -> Running {
-        Running(command.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the binary starts"))
+        let mut child = command.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the binary starts");
+        let stdout = Collected::read(child.stdout.take().unwrap());
+        let stderr = Collected::read(child.stderr.take().unwrap());
+        Running { child, stdout, stderr }
     }
 
     /// Kills the process at once (SIGKILL), as a preempted job or a lost machine would end.
     fn kill(mut self) {
-        self.0.kill().unwrap();
-        self.0.wait().unwrap();
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
     }
 
     /// Sends SIGTERM, as a scheduler draining a node does, and waits for the process to exit.
     fn terminate(self, limit: Duration) -> Output {
-        let status = Command::new("kill").args(["-TERM", &self.0.id().to_string()]).status().unwrap();
+        let status = Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status().unwrap();
         assert!(status.success());
         self.finish(limit)
     }
@@ -156,19 +210,31 @@ impl Running {
     /// Waits for the process to exit, failing after `limit`.
     fn finish(mut self, limit: Duration) -> Output {
         let start = Instant::now();
-        while self.0.try_wait().unwrap().is_none() {
-            assert!(start.elapsed() < limit, "the process did not finish in {limit:?}");
+        while self.child.try_wait().unwrap().is_none() {
+            assert!(start.elapsed() < limit, "the process did not finish in {limit:?}; it printed:\n{}", self.printed());
             std::thread::sleep(Duration::from_millis(200));
         }
-        let child = std::mem::replace(&mut self.0, Command::new("true").spawn().unwrap());
-        child.wait_with_output().unwrap()
+        let status = self.child.wait().unwrap();
+        Output { status, stdout: self.stdout.all(), stderr: self.stderr.all() }
+    }
+
+    /// What the process has printed so far, standard output then standard error.
+    fn printed(&self) -> String {
+        format!("{}{}", self.stdout.so_far(), self.stderr.so_far())
+    }
+
+    /// Fails the test, with what the process printed, when it has already exited.
+    fn assert_running(&mut self, role: &str) {
+        if let Some(status) = self.child.try_wait().unwrap() {
+            panic!("the {role} exited early ({status}); it printed:\n{}", self.printed());
+        }
     }
 }
 
 impl Drop for Running {
     fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
@@ -241,8 +307,8 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
 
 /// A run in the store with its first checkpoint, and no trainer left running.
 fn published_run(setup: &Setup) {
-    let trainer = Running::start(setup.trainer("models"));
-    setup.wait_for("the first checkpoint", Duration::from_secs(120), |s| s.latest().is_some());
+    let mut trainer = Running::start(setup.trainer("models"));
+    setup.wait_for("the first checkpoint", Duration::from_secs(120), &mut [("trainer", &mut trainer)], |s| s.latest().is_some());
     trainer.kill();
 }
 
@@ -253,13 +319,13 @@ fn a_worker_killed_during_an_upload_uploads_the_batch_when_it_starts_again() {
     published_run(&setup);
     let mut command = setup.worker("w1");
     command.env("FAILPOINTS", "upload-games=sleep(120000)");
-    let worker = Running::start(command);
+    let mut worker = Running::start(command);
     let spool = setup.path("cache-w1");
     let named = |s: &Setup| {
         let _ = s;
         walk(&spool).into_iter().find(|p| p.file_name().and_then(|n| n.to_str()).and_then(GameName::parse).is_some())
     };
-    setup.wait_for("a batch in the middle of its upload", Duration::from_secs(120), |s| named(s).is_some());
+    setup.wait_for("a batch in the middle of its upload", Duration::from_secs(120), &mut [("worker", &mut worker)], |s| named(s).is_some());
     let batch = named(&setup).unwrap();
     worker.kill();
     assert!(setup.game_objects().is_empty(), "nothing reached the store");
@@ -282,9 +348,10 @@ fn a_trainer_killed_on_a_lost_machine_resumes_from_the_store() {
     // Long enough for the second start to come within it on a busy machine.
     let lease_seconds = 20;
     setup.append(&format!("[store]\nlease_seconds = {lease_seconds}\n"));
-    let worker = Running::start(setup.worker("w1"));
-    let trainer = Running::start(setup.trainer("models"));
-    setup.wait_for("a checkpoint after step 0", Duration::from_secs(180), |s| s.latest().is_some_and(|l| l.step >= 10));
+    let mut worker = Running::start(setup.worker("w1"));
+    let mut trainer = Running::start(setup.trainer("models"));
+    let watched = &mut [("trainer", &mut trainer), ("worker", &mut worker)];
+    setup.wait_for("a checkpoint after step 0", Duration::from_secs(300), watched, |s| s.latest().is_some_and(|l| l.step >= 10));
     trainer.kill();
     let killed = Instant::now();
     let before = setup.latest().unwrap().step;
@@ -314,9 +381,10 @@ fn a_trainer_killed_on_a_lost_machine_resumes_from_the_store() {
 #[test]
 fn a_trainer_another_has_taken_over_from_stops_without_writing_and_a_third_is_refused() {
     let setup = Setup::new(10_000);
-    let worker = Running::start(setup.worker("w1"));
-    let trainer = Running::start(setup.trainer("models"));
-    setup.wait_for("a checkpoint after step 0", Duration::from_secs(180), |s| s.latest().is_some_and(|l| l.step >= 10));
+    let mut worker = Running::start(setup.worker("w1"));
+    let mut trainer = Running::start(setup.trainer("models"));
+    let watched = &mut [("trainer", &mut trainer), ("worker", &mut worker)];
+    setup.wait_for("a checkpoint after step 0", Duration::from_secs(300), watched, |s| s.latest().is_some_and(|l| l.step >= 10));
     assert_eq!(setup.latest().unwrap().epoch, 1);
     // Another trainer takes the run over (as one would once the lease had expired).
     let usurper = r#"{"id": "elsewhere:/runs/other", "host": "elsewhere", "pid": 7, "lease_seconds": 120}"#;
@@ -526,13 +594,14 @@ fn cpu_workers_serve_a_run_whose_configuration_says_cuda_and_stop_when_it_ends()
 fn a_signal_before_the_end_exits_143_and_the_same_command_resumes() {
     let setup = Setup::new(20);
     setup.set("max_minutes", "30.0");
-    let worker = Running::start(setup.worker("w1"));
-    let trainer = Running::start(setup.trainer("models"));
-    setup.wait_for("a checkpoint after step 0", Duration::from_secs(180), |s| s.latest().is_some_and(|l| l.step >= 10));
+    let mut worker = Running::start(setup.worker("w1"));
+    let mut trainer = Running::start(setup.trainer("models"));
+    let watched = &mut [("trainer", &mut trainer), ("worker", &mut worker)];
+    setup.wait_for("a checkpoint after step 0", Duration::from_secs(300), watched, |s| s.latest().is_some_and(|l| l.step >= 10));
     let output = trainer.terminate(Duration::from_secs(60));
     assert_eq!(output.status.code(), Some(143), "{}", text(&output));
     assert!(!setup.latest().unwrap().run_ended);
-    setup.wait_for("a game batch", Duration::from_secs(120), |s| !s.game_objects().is_empty());
+    setup.wait_for("a game batch", Duration::from_secs(120), &mut [("worker", &mut worker)], |s| !s.game_objects().is_empty());
     let output = worker.terminate(Duration::from_secs(60));
     assert_eq!(output.status.code(), Some(143), "{}", text(&output));
     // A requeued job runs the same command again.
@@ -571,9 +640,18 @@ fn workers_with_clocks_an_hour_off_are_trained_on_and_a_batch_named_in_the_futur
         command.env("FAILPOINTS", format!("clock-skew-ms=return({skew_ms})"));
         Running::start(command)
     };
-    let fast = worker("fast", 3600 * 1000);
-    let slow = worker("slow", -3600 * 1000);
     let started = now_ms();
+    let mut fast = worker("fast", 3600 * 1000);
+    let mut slow = worker("slow", -3600 * 1000);
+    // Both workers' first batches are in the store before the trainer starts, so that on a
+    // busy machine one worker cannot supply every game the run needs.
+    let uploaded = |s: &Setup, id: &str| s.game_objects().iter().any(|object| object.contains(&format!("-{id}-m")));
+    setup.wait_for(
+        "a batch from each worker",
+        Duration::from_secs(180),
+        &mut [("fast worker", &mut fast), ("slow worker", &mut slow)],
+        |s| uploaded(s, "fast") && uploaded(s, "slow"),
+    );
     let output = Running::start(setup.trainer("models")).finish(Duration::from_secs(300));
     let printed = text(&output);
     assert!(output.status.success(), "{printed}");
