@@ -402,6 +402,23 @@ fn alphabeta_beats_random(id: VariantId, ply_cap: u32) {
     assert_eq!(s.adjudicated, 0);
 }
 
+/// Random players with a short cap: the games drawn at the cap are counted as such, and every
+/// game, decided by the rules, counts toward each player's results by play.
+#[test]
+fn games_at_the_ply_cap_and_by_play_are_counted() {
+    let mut cfg = config(SHOGI, 6);
+    cfg.rules.ply_cap = 12;
+    let report = run_match(&cfg, [make("random", SHOGI), make("random", SHOGI)]).unwrap();
+    let s = &report.summary;
+    let capped = report.records.iter().filter(|r| r.reason == "ply cap").count() as u32;
+    assert!(capped > 0, "random moves rarely end a game in 12 plies: {:?}", report.records);
+    assert_eq!(s.at_ply_cap, capped);
+    assert!(report.records.iter().all(|r| r.reached_ply_cap() == (r.reason == "ply cap")));
+    for player in &s.players {
+        assert_eq!(player.by_play, player.total);
+    }
+}
+
 #[test]
 fn alphabeta_beats_random_at_shogi() {
     alphabeta_beats_random(SHOGI, 300);
@@ -713,6 +730,7 @@ fn failing_engines_lose_and_are_cleaned_up() {
         assert!(started.elapsed() < Duration::from_secs(10), "{name}: {:?}", started.elapsed());
         assert_eq!(report.summary.players[0].total, Wdl::new(0, 0, 2), "{name}");
         assert_eq!(report.summary.adjudicated, 2, "{name}");
+        assert_eq!(report.summary.players[0].by_play, Wdl::default(), "{name}: no game was decided by play");
         for r in &report.records {
             assert!(r.adjudicated && r.reason.contains(expected), "{name}: {}", r.reason);
         }

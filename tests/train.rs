@@ -18,7 +18,7 @@ use shogi_zero::replay::{self, GameResult, MoveRecord, OpponentPolicy, ReplayEnd
 use shogi_zero::rules::material::Material;
 use shogi_zero::rules::notation::sfen;
 use shogi_zero::rules::GameContext;
-use shogi_zero::rules::{Color, Game, GameRules, Position, VariantId};
+use shogi_zero::rules::{Color, EndReason, Game, GameRules, Position, VariantId};
 use shogi_zero::train::batch::BatchBuilder;
 use shogi_zero::train::optimizer::Optimizer;
 use shogi_zero::train::trainer::optimizer_path;
@@ -525,6 +525,28 @@ fn configuration_errors_name_their_key() {
     assert_eq!(plain.train.ply_cap_material_scale, 0.0, "a capped game is a draw unless asked");
     // A run folder's copy of a configuration without the heads does not name them.
     assert!(!shogi_zero::config::to_toml(&plain).contains("auxiliary_heads"));
+}
+
+/// With a ply cap of 12, no game of a random network ends otherwise: the metrics give the
+/// share of games drawn at the cap, as the replay files record them.
+#[test]
+fn the_metrics_give_the_share_of_self_play_games_drawn_at_the_ply_cap() {
+    let (_scratch, run_dir) = train_edited("train-ply-cap-share", 10, |text| text.replace("ply_cap = 40", "ply_cap = 12"));
+    let mut games = 0;
+    let mut capped = 0;
+    for path in replay::list_files(&run_dir.join("replay")).unwrap() {
+        for game in replay::read_file(&path).unwrap().games {
+            games += 1;
+            capped += usize::from(game.result.reason == ReplayEnding::Rules(EndReason::PlyCap));
+        }
+    }
+    assert!(games > 0 && capped * 10 >= games * 9, "{capped} of {games} games at the cap");
+    let metrics = shogi_zero::pipeline::metrics::read(&run_dir).unwrap();
+    let finished: Vec<_> = metrics.iter().filter(|l| l.game_length > 0.0).collect();
+    assert!(!finished.is_empty());
+    for line in finished {
+        assert!(line.game_length <= 12.0 && (0.9..=1.0).contains(&line.capped_share), "{line:?}");
+    }
 }
 
 #[test]

@@ -55,7 +55,7 @@ impl MatchEnding {
     /// Why the game ended, in words.
     pub fn reason_text(&self) -> String {
         match self {
-            MatchEnding::Rules { reason, .. } => reason.name().replace('-', " "),
+            MatchEnding::Rules { reason, .. } => rules_reason_text(*reason),
             MatchEnding::Failure { loser, error, .. } => format!("{loser} lost by adjudication: {error}"),
         }
     }
@@ -87,6 +87,11 @@ impl MatchEnding {
     }
 }
 
+/// The words `games.jsonl` gives for a game the rules ended with `reason`: `ply cap`, ...
+fn rules_reason_text(reason: EndReason) -> String {
+    reason.name().replace('-', " ")
+}
+
 /// One game of a match, as a line of `games.jsonl`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MatchGame {
@@ -112,6 +117,11 @@ pub struct MatchGame {
 }
 
 impl MatchGame {
+    /// Whether the game was drawn because it reached the ply cap, neither side having won it.
+    pub fn reached_ply_cap(&self) -> bool {
+        !self.adjudicated && self.reason == rules_reason_text(EndReason::PlyCap)
+    }
+
     /// The winner's colour, from [`MatchGame::result`].
     pub fn winner(&self) -> Option<Color> {
         winner_of_result(&self.result)
@@ -135,6 +145,9 @@ pub struct PlayerSummary {
     pub total: Wdl,
     pub as_black: Wdl,
     pub as_white: Wdl,
+    /// The games the rules decided (checkmate, a captured royal, bare king, repetition, the
+    /// ply cap...), those decided by a player's failure left out.
+    pub by_play: Wdl,
     /// Points: wins plus half the draws.
     pub points: f64,
 }
@@ -162,6 +175,8 @@ pub struct MatchSummary {
     pub stopped_early: bool,
     /// Games decided by a player's failure.
     pub adjudicated: u32,
+    /// Games drawn at the ply cap.
+    pub at_ply_cap: u32,
     pub seed: u64,
     pub ply_cap: u32,
     /// The search budget (`default`, `sims N`, `time-ms T`).

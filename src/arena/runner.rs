@@ -120,6 +120,7 @@ pub fn run_match(config: &MatchConfig, players: [Arc<dyn PlayerFactory>; 2]) -> 
         sprt: None,
         stopped_early: false,
         adjudicated: 0,
+        at_ply_cap: 0,
         seed: config.seed,
         ply_cap: config.rules.ply_cap,
         budget: budget_text(config.budget),
@@ -288,6 +289,9 @@ fn tally(summary: &mut MatchSummary, record: &MatchGame, sprt: Option<Sprt>) {
         let color = if player == record.black_player { Color::Black } else { Color::White };
         let won = winner.map(|w| w == color);
         entry.total.add(won);
+        if !record.adjudicated {
+            entry.by_play.add(won);
+        }
         match color {
             Color::Black => entry.as_black.add(won),
             Color::White => entry.as_white.add(won),
@@ -296,6 +300,7 @@ fn tally(summary: &mut MatchSummary, record: &MatchGame, sprt: Option<Sprt>) {
     }
     summary.games += 1;
     summary.adjudicated += record.adjudicated as u32;
+    summary.at_ply_cap += record.reached_ply_cap() as u32;
     let first: Wdl = summary.players[0].total;
     summary.elo = EloEstimate::of(first);
     summary.sprt = sprt.map(|test| SprtReport { test, status: test.status(first) });

@@ -174,7 +174,11 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<ExitCode> {
     let report = run_match(&config, players)?;
     let summary = &report.summary;
     let mut out = std::io::stdout().lock();
-    writeln!(out, "{} games of {} ({} adjudicated)", summary.games, summary.variant, summary.adjudicated)?;
+    writeln!(
+        out,
+        "{} games of {} ({} adjudicated, {} drawn at the ply cap)",
+        summary.games, summary.variant, summary.adjudicated, summary.at_ply_cap
+    )?;
     if summary.stopped_early {
         writeln!(out, "stopped early: {} of {} planned games played", summary.games, summary.planned_games)?;
     }
@@ -191,6 +195,9 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<ExitCode> {
             p.as_black,
             p.as_white
         )?;
+        if summary.adjudicated > 0 {
+            writeln!(out, "{:<width$}  by play (adjudicated games left out): {}", "", p.by_play)?;
+        }
     }
     if let Some(elo) = &summary.elo {
         writeln!(out, "{} vs {}: {elo}", summary.players[0].name, summary.players[1].name)?;

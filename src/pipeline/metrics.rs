@@ -39,6 +39,10 @@ pub struct MetricsLine {
     pub selfplay_positions: u64,
     /// Mean plies of this interval's self-play games (0 when none finished).
     pub game_length: f64,
+    /// The share of this interval's self-play games drawn at the ply cap (0 when none
+    /// finished): games that no side converted.
+    #[serde(default)]
+    pub capped_share: f64,
     /// Network evaluations per second of self-play in this interval.
     pub evaluations_per_s: f64,
     /// Training positions in the replay window.
@@ -106,8 +110,13 @@ pub fn plot(run_dir: &Path, title: &str) -> Result<Vec<PathBuf>, PlotError> {
     let losses = run_dir.join("losses.png");
     losses_chart(&lines, title).write_png(&losses)?;
     let selfplay = run_dir.join("selfplay.png");
-    let played: Vec<(f64, f64)> = lines.iter().filter(|l| l.game_length > 0.0).map(|l| (l.step as f64, l.game_length)).collect();
-    LineChart::new(format!("{title}: self-play"), "training step", "plies per game").series("game length", played).write_png(&selfplay)?;
+    let finished: Vec<&MetricsLine> = lines.iter().filter(|l| l.game_length > 0.0).collect();
+    let played = finished.iter().map(|l| (l.step as f64, l.game_length)).collect();
+    let capped = finished.iter().map(|l| (l.step as f64, 100.0 * l.capped_share)).collect();
+    LineChart::new(format!("{title}: self-play"), "training step", "plies per game; % of games")
+        .series("game length", played)
+        .series("games drawn at the ply cap, %", capped)
+        .write_png(&selfplay)?;
     let mut charts = vec![losses, selfplay];
     let gated: Vec<(f64, f64)> = lines.iter().filter_map(|l| Some((l.step as f64, l.gate_score?))).collect();
     if !gated.is_empty() {

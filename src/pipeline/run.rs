@@ -390,6 +390,8 @@ struct Interval {
     started: Option<Instant>,
     games: u64,
     plies: u64,
+    /// Games drawn at the ply cap.
+    capped: u64,
     evaluations: u64,
     /// Replay files refused by the window's checks.
     rejected: u64,
@@ -421,7 +423,8 @@ impl Loop<'_> {
         let builder = BatchBuilder::new(self.trainer.network().encoder());
         let teacher = Teacher::new(self.run.config.variant, self.run.config.bootstrap);
         let games = self.counters.games.load(Ordering::Relaxed);
-        let mut interval = Interval { started: Some(Instant::now()), games, ..Interval::default() };
+        let capped = self.counters.capped_games.load(Ordering::Relaxed);
+        let mut interval = Interval { started: Some(Instant::now()), games, capped, ..Interval::default() };
         let mut last_refresh = Instant::now() - Duration::from_secs(60);
         let mut checkpoint = checkpoint::read_metadata(run_dir)?.0;
         let elapsed = |session_start: Instant| elapsed_before + session_start.elapsed().as_secs_f64();
@@ -570,6 +573,7 @@ impl Loop<'_> {
             // Self-play happens elsewhere: count what reaches the trainer.
             self.counters.games.fetch_add(refresh.new_games as u64, Ordering::Relaxed);
             self.counters.game_plies.fetch_add(refresh.new_plies as u64, Ordering::Relaxed);
+            self.counters.capped_games.fetch_add(refresh.new_capped as u64, Ordering::Relaxed);
             self.counters.plies.fetch_add(refresh.new_plies as u64, Ordering::Relaxed);
         }
         Ok(())
@@ -597,6 +601,7 @@ impl Loop<'_> {
         let (value_probe, anchors) = self.measure_strength(step, &path)?;
         let seconds = interval.started.map_or(1.0, |t| t.elapsed().as_secs_f64().max(1e-9));
         let plies = self.counters.game_plies.load(Ordering::Relaxed);
+        let capped = self.counters.capped_games.load(Ordering::Relaxed);
         let evaluations = self.counters.evaluations.load(Ordering::Relaxed);
         let decision = if gating && step != self.incumbent {
             self.progress.set_message(format!("gating: step {step} against step {}", self.incumbent));
@@ -637,6 +642,7 @@ impl Loop<'_> {
             selfplay_games: games,
             selfplay_positions: positions,
             game_length: if games > interval.games { (plies - interval.plies) as f64 / (games - interval.games) as f64 } else { 0.0 },
+            capped_share: if games > interval.games { (capped - interval.capped) as f64 / (games - interval.games) as f64 } else { 0.0 },
             evaluations_per_s: (evaluations - interval.evaluations) as f64 / seconds,
             window_positions: self.window.len(),
             gate_score: decision.as_ref().and_then(|d| d.score),
@@ -675,7 +681,7 @@ impl Loop<'_> {
                 log(self.progress, &message);
             }
         }
-        *interval = Interval { started: Some(Instant::now()), games, plies, evaluations, ..Interval::default() };
+        *interval = Interval { started: Some(Instant::now()), games, plies, capped, evaluations, ..Interval::default() };
         if let (true, Some(model)) = (promoted, self.model) {
             let (network, id) = Model::load_network(&path, config.variant, &config.inference)?;
             // Self-play has stopped only if it failed; its error is reported by `train`.

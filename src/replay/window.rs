@@ -159,6 +159,8 @@ pub struct Refresh {
     /// (those that add to the reuse cap's positions).
     pub new_games: usize,
     pub new_plies: usize,
+    /// Of those games, the ones drawn at the ply cap.
+    pub new_capped: usize,
     /// Training positions dropped, oldest games first, to keep the window's size.
     pub positions_dropped: usize,
     /// Files refused as invalid; they are not tried again.
@@ -326,6 +328,7 @@ impl ReplayWindow {
             if self.counts(&file.name) {
                 report.new_games += file.games.len();
                 report.new_plies += file.games.iter().map(|(game, _)| game.length).sum::<usize>();
+                report.new_capped += file.games.iter().filter(|(game, _)| game.capped).count();
             }
             report.positions_loaded += self.append(file);
         }
