@@ -423,8 +423,9 @@ impl Loop<'_> {
         let builder = BatchBuilder::new(self.trainer.network().encoder());
         let teacher = Teacher::new(self.run.config.variant, self.run.config.bootstrap);
         let games = self.counters.games.load(Ordering::Relaxed);
+        let plies = self.counters.game_plies.load(Ordering::Relaxed);
         let capped = self.counters.capped_games.load(Ordering::Relaxed);
-        let mut interval = Interval { started: Some(Instant::now()), games, capped, ..Interval::default() };
+        let mut interval = Interval { started: Some(Instant::now()), games, plies, capped, ..Interval::default() };
         let mut last_refresh = Instant::now() - Duration::from_secs(60);
         let mut checkpoint = checkpoint::read_metadata(run_dir)?.0;
         let elapsed = |session_start: Instant| elapsed_before + session_start.elapsed().as_secs_f64();
@@ -587,7 +588,11 @@ impl Loop<'_> {
         let run_dir = &self.run.run_dir;
         let step = self.trainer.step_count();
         let gating = config.gating.enabled;
+        // The interval's games, their plies and those at the cap, read together: games go on
+        // finishing while the checkpoint is saved and measured.
         let games = self.counters.games.load(Ordering::Relaxed);
+        let plies = self.counters.game_plies.load(Ordering::Relaxed);
+        let capped = self.counters.capped_games.load(Ordering::Relaxed);
         let positions = self.counters.plies.load(Ordering::Relaxed);
         let mut state = TrainerState {
             step,
@@ -600,8 +605,6 @@ impl Loop<'_> {
         let path = state::save(self.trainer, &state, run_dir)?;
         let (value_probe, anchors) = self.measure_strength(step, &path)?;
         let seconds = interval.started.map_or(1.0, |t| t.elapsed().as_secs_f64().max(1e-9));
-        let plies = self.counters.game_plies.load(Ordering::Relaxed);
-        let capped = self.counters.capped_games.load(Ordering::Relaxed);
         let evaluations = self.counters.evaluations.load(Ordering::Relaxed);
         let decision = if gating && step != self.incumbent {
             self.progress.set_message(format!("gating: step {step} against step {}", self.incumbent));
