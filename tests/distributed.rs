@@ -645,7 +645,9 @@ fn workers_with_clocks_an_hour_off_are_trained_on_and_a_batch_named_in_the_futur
     let mut slow = worker("slow", -3600 * 1000);
     // Both workers' first batches are in the store before the trainer starts, so that on a
     // busy machine one worker cannot supply every game the run needs.
-    let uploaded = |s: &Setup, id: &str| s.game_objects().iter().any(|object| object.contains(&format!("-{id}-m")));
+    let uploaded = |s: &Setup, id: &str| {
+        s.game_objects().iter().any(|object| GameName::parse(object.rsplit('/').next().unwrap()).is_some_and(|name| name.worker == id))
+    };
     setup.wait_for(
         "a batch from each worker",
         Duration::from_secs(180),

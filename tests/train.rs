@@ -18,7 +18,7 @@ use shogi_zero::replay::{self, GameResult, MoveRecord, OpponentPolicy, ReplayEnd
 use shogi_zero::rules::material::Material;
 use shogi_zero::rules::notation::sfen;
 use shogi_zero::rules::GameContext;
-use shogi_zero::rules::{Color, EndReason, Game, GameRules, Position, VariantId};
+use shogi_zero::rules::{Color, Game, GameRules, Position, VariantId};
 use shogi_zero::train::batch::BatchBuilder;
 use shogi_zero::train::optimizer::Optimizer;
 use shogi_zero::train::trainer::optimizer_path;
@@ -537,7 +537,7 @@ fn the_metrics_give_the_share_of_self_play_games_drawn_at_the_ply_cap() {
     for path in replay::list_files(&run_dir.join("replay")).unwrap() {
         for game in replay::read_file(&path).unwrap().games {
             games += 1;
-            capped += usize::from(game.result.reason == ReplayEnding::Rules(EndReason::PlyCap));
+            capped += usize::from(game.result.at_ply_cap());
         }
     }
     assert!(games > 0 && capped * 10 >= games * 9, "{capped} of {games} games at the cap");

@@ -52,6 +52,13 @@ pub struct GameResult {
     pub reason: ReplayEnding,
 }
 
+impl GameResult {
+    /// Whether the game was drawn because it reached the ply cap.
+    pub fn at_ply_cap(&self) -> bool {
+        self.reason == ReplayEnding::Rules(EndReason::PlyCap)
+    }
+}
+
 /// A colour's name in files and messages: `black` or `white`.
 pub fn color_name(color: Color) -> &'static str {
     match color {

@@ -37,10 +37,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::rules::material::Material;
 use crate::rules::GameContext;
-use crate::rules::{Color, EndReason, Move, Position, VariantId};
+use crate::rules::{Color, Move, Position, VariantId};
 
 use super::format::{list_files, read_file_with, PlyTargets, ReplayError};
-use super::record::ReplayEnding;
 
 /// The window's settings.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -366,7 +365,7 @@ impl ReplayWindow {
                 let game = WindowGame {
                     source: SampleSource { file: file_name.clone(), game: index + 1 },
                     winner: record.result.winner,
-                    capped: record.result.reason == ReplayEnding::Rules(EndReason::PlyCap),
+                    capped: record.result.at_ply_cap(),
                     length: record.moves.len(),
                     positions: trace.entries.len(),
                     material: trace.material.into(),

@@ -16,8 +16,8 @@ use super::game::{FinishedGame, SelfplayGame, Step};
 use crate::mcts::{EvaluatorError, Model, SearchConfig};
 use crate::nn::Network;
 use crate::openings::{read_openings, OpeningError};
-use crate::replay::{self, ReplayEnding, ReplayError, ReplayGame};
-use crate::rules::{Color, EndReason, Game, GameRules, Position, VariantId};
+use crate::replay::{self, ReplayError, ReplayGame};
+use crate::rules::{Color, Game, GameRules, Position, VariantId};
 use crate::splitmix;
 
 /// Why self-play stopped early.
@@ -295,7 +295,7 @@ impl Shared<'_> {
                             let done = slot.take().expect("the slot holds a game").finish(model_id());
                             self.counters.games.fetch_add(1, Ordering::Relaxed);
                             self.counters.game_plies.fetch_add(done.record.moves.len() as u64, Ordering::Relaxed);
-                            if done.record.result.reason == ReplayEnding::Rules(EndReason::PlyCap) {
+                            if done.record.result.at_ply_cap() {
                                 self.counters.capped_games.fetch_add(1, Ordering::Relaxed);
                             }
                             // The collector has gone only if it failed; its error is reported.
