@@ -405,6 +405,54 @@ fn a_trainer_another_has_taken_over_from_stops_without_writing_and_a_third_is_re
     assert!(printed.contains("the run is held by the trainer on elsewhere (pid 7, run folder /runs/other) (epoch 2)"), "{printed}");
 }
 
+#[test]
+fn a_trainer_frozen_after_its_last_check_cannot_move_latest_once_another_has_taken_over() {
+    let setup = Setup::new(10_000);
+    let lease_seconds = 5;
+    setup.append(&format!("[store]\nlease_seconds = {lease_seconds}\n"));
+    let mut worker = Running::start(setup.worker("w1"));
+    // The first trainer freezes (as a machine cut off from the network might) for its second
+    // checkpoint, after its last check of the lease and the checkpoint's upload, just before
+    // it writes latest.json.
+    let mut first = setup.trainer("models");
+    first.env("FAILPOINTS", "publish-latest=1*off->sleep(40000)");
+    let mut first = Running::start(first);
+    let uploaded = |s: &Setup| list(&s.store_dir().join("checkpoints")).iter().any(|name| name.starts_with("step-0000000010-"));
+    let watched = &mut [("first trainer", &mut first), ("worker", &mut worker)];
+    setup.wait_for("the upload of the checkpoint of step 10", Duration::from_secs(300), watched, uploaded);
+    assert_eq!(setup.latest().map(|l| (l.step, l.epoch)), Some((0, 1)), "latest.json moved past the failpoint");
+    let frozen = list(&setup.store_dir().join("checkpoints")).into_iter().find(|name| name.starts_with("step-0000000010-")).unwrap();
+    // Its lease runs out while it is frozen, and a second trainer takes the run over.
+    std::thread::sleep(Duration::from_secs(lease_seconds + 2));
+    let mut second = Running::start(setup.trainer("models-second"));
+    let watched = &mut [("first trainer", &mut first), ("second trainer", &mut second), ("worker", &mut worker)];
+    setup.wait_for("the second trainer's claim on latest.json", Duration::from_secs(60), watched, |s| {
+        s.latest().is_some_and(|l| l.epoch == 2)
+    });
+    // The claim came while the first was frozen, before its write.
+    first.assert_running("first trainer");
+    // The first wakes and writes: refused by the store, and it stops, naming the new holder.
+    // Until it has exited, latest.json never goes back to its epoch.
+    let start = Instant::now();
+    while first.child.try_wait().unwrap().is_none() && start.elapsed() < Duration::from_secs(120) {
+        let latest = setup.latest().unwrap();
+        assert_eq!(latest.epoch, 2, "the frozen trainer moved latest.json: {latest:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let output = first.finish(Duration::from_secs(1));
+    let printed = text(&output);
+    assert!(!output.status.success(), "{printed}");
+    let holder = setup.path("models-second/shogi/main");
+    assert!(printed.contains("fenced off") && printed.contains(&holder.display().to_string()), "{printed}");
+    // latest.json never named the frozen trainer's checkpoint; the second trainer goes on
+    // and publishes under its epoch.
+    let watched = &mut [("second trainer", &mut second), ("worker", &mut worker)];
+    setup.wait_for("the second trainer's checkpoint", Duration::from_secs(300), watched, |s| s.latest().is_some_and(|l| l.step >= 10));
+    let latest = setup.latest().unwrap();
+    assert_eq!(latest.epoch, 2, "{latest:?}");
+    assert_ne!(latest.checkpoint, format!("checkpoints/{frozen}"), "the frozen trainer's checkpoint was published");
+}
+
 /// A batch of worker `worker` with `text`, put straight into the store; returns its name.
 fn put_batch(setup: &Setup, worker: &str, text: &[u8]) -> GameName {
     put_batch_of(setup, worker, 0, text)

@@ -118,6 +118,20 @@ pub struct SearchConfig {
     /// 0 (the default) leaves the value alone; [`PLAY_PURSUIT_UTILITY`] in a player's search
     /// ([`SearchConfig::for_play`]). A hand-written aid, not learned. See [`super::search::leaf`].
     pub pursuit_utility: f32,
+    /// Root moves that recreate a position that occurred earlier in the game are ruled out,
+    /// unless every move does. The rules here let a position repeat (chu's fourth occurrence
+    /// draws), but HaChu, as the Japanese Chu Shogi Association's rule has the repeating side
+    /// deviate, refuses such a move: a player with this guard keeps a game against it going
+    /// to a result by play. Off by default; see docs/search.md.
+    pub repetition_guard: bool,
+    /// The most a child's selection score changes for the length of game it leads to, by the
+    /// network's moves-left head backed up the tree (lc0's moves-left utility; PUCT only): the
+    /// side ahead prefers moves that end the game sooner, the side behind moves that make it
+    /// last, so that a won game is won rather than drifting to the ply cap. A child's shift is
+    /// 0.0027 a ply of difference from its parent's expected length, bounded by this value and
+    /// scaled by how sure the child's value is (1.6521 |q| - 0.6521 q^2, 1 at a sure win).
+    /// 0 (the default) turns it off; lc0 uses 0.0345. See [`super::search::selection`].
+    pub moves_left_utility: f32,
 }
 
 impl SearchConfig {
@@ -166,6 +180,8 @@ impl Default for SearchConfig {
             capture_utility: 0.0,
             material_guard: false,
             pursuit_utility: 0.0,
+            repetition_guard: false,
+            moves_left_utility: 0.0,
         }
     }
 }
@@ -192,6 +208,7 @@ impl SearchConfig {
         non_negative("forced_playouts_k", self.forced_playouts_k)?;
         non_negative("capture_utility", self.capture_utility)?;
         share("pursuit_utility", self.pursuit_utility)?;
+        share("moves_left_utility", self.moves_left_utility)?;
         let m = self.gumbel_considered;
         check("gumbel_considered", (1..=4096).contains(&m), "between 1 and 4096", m.to_string())?;
         non_negative("gumbel_c_visit", self.gumbel_c_visit)?;

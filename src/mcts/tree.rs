@@ -34,6 +34,9 @@ pub struct Node {
     pub value_sum: f32,
     /// Sum of their draw probabilities.
     pub draw_sum: f32,
+    /// Sum of their plies left in the game from this node's position: the leaf's estimate
+    /// (the network's moves-left head, 0 where the game is over) plus the plies down to it.
+    pub moves_left_sum: f32,
     /// The value the search took for this node's position, for the side to move there: the
     /// leaf value with every leaf aid ([`super::search::leaf`]).
     pub raw_value: f32,
@@ -57,6 +60,7 @@ impl Node {
             visits: 0,
             value_sum: 0.0,
             draw_sum: 0.0,
+            moves_left_sum: 0.0,
             raw_value: 0.0,
             net_value: 0.0,
             material: 0,
@@ -69,6 +73,11 @@ impl Node {
     /// The mean value for the player who made the node's move, if visited.
     pub fn q(&self) -> Option<f32> {
         (self.visits > 0).then(|| self.value_sum / self.visits as f32)
+    }
+
+    /// The mean plies left in the game from the node's position, if visited.
+    pub fn moves_left(&self) -> Option<f32> {
+        (self.visits > 0).then(|| self.moves_left_sum / self.visits as f32)
     }
 
     /// The ids of the children.

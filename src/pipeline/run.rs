@@ -129,7 +129,7 @@ pub fn train(run: &TrainRun, stop: &AtomicBool, progress: &ProgressBar) -> Resul
     let trained = train_holding(run, Some(&lease), stop, progress);
     match trained {
         // The lease is another trainer's now.
-        Err(PipelineError::Lease(LeaseError::Fenced { .. })) => {}
+        Err(PipelineError::Lease(LeaseError::Fenced { .. } | LeaseError::Overwritten { .. })) => {}
         // Letting go matters less than the error that ended training.
         Err(_) => {
             let _ = lease.release(store);
@@ -145,7 +145,6 @@ fn train_holding(run: &TrainRun, lease: Option<&Lease>, stop: &AtomicBool, progr
     let variant = config.variant;
     let run_dir = &run.run_dir;
     let store = run.store.as_deref();
-    let epoch = lease.map_or(0, Lease::epoch);
     // A store's games are copied to a folder of their own, one per store.
     let replay_dir = match store {
         Some(store) => run_dir.join(format!("replay-{}", store.cache_key())),
@@ -175,8 +174,8 @@ fn train_holding(run: &TrainRun, lease: Option<&Lease>, stop: &AtomicBool, progr
         let trainer = Trainer::new(network, Optimizer::new(&config.train), config.train, 0).map_err(TrainError::from)?;
         let state = TrainerState::default();
         state::save(&trainer, &state, run_dir)?;
-        if let Some(store) = store {
-            checkpoints::publish(store, run_dir, 0, epoch)?;
+        if let (Some(store), Some(lease)) = (store, lease) {
+            checkpoints::publish(store, run_dir, 0, lease)?;
         }
         (trainer, state)
     };
@@ -291,11 +290,9 @@ fn train_holding(run: &TrainRun, lease: Option<&Lease>, stop: &AtomicBool, progr
     let run_elapsed_s = state.elapsed_s + summary.elapsed.as_secs_f64();
     let ended = budget_used(&config.train, summary.last_step, run_elapsed_s) >= PROGRESS_SCALE;
     summary.interrupted = stop.load(Ordering::Relaxed) && !ended;
-    if let (Some(store), true) = (store, ended) {
-        if let Some(lease) = lease {
-            lease.renew(store)?;
-        }
-        checkpoints::end_run(store)?;
+    if let (Some(store), Some(lease), true) = (store, lease, ended) {
+        lease.renew(store)?;
+        checkpoints::end_run(store, lease)?;
     }
     summary.charts = metrics::plot(run_dir, &format!("{} {}", variant.name(), run_name(run_dir)))?;
     Ok(summary)
@@ -663,10 +660,8 @@ impl Loop<'_> {
         metrics::append(run_dir, &line).map_err(io("append to", &run_dir.join(metrics::METRICS_FILE)))?;
         let title = format!("{} {}", config.variant.name(), run_name(run_dir));
         let charts = metrics::plot(run_dir, &title)?;
-        if let Some((store, _)) = self.ingest {
-            if let Some(lease) = self.lease {
-                lease.renew(store)?;
-            }
+        if let (Some((store, _)), Some(lease)) = (self.ingest, self.lease) {
+            lease.renew(store)?;
             // The metrics go first: a trainer killed before `latest.json` moves resumes from the
             // checkpoint before, and drops the lines past it ([`fetch_run`]).
             for file in std::iter::once(run_dir.join(metrics::METRICS_FILE)).chain(charts) {
@@ -674,7 +669,7 @@ impl Loop<'_> {
                 let bytes = std::fs::read(&file).map_err(io("read", &file))?;
                 store.put(&format!("{}/{name}", layout::METRICS), bytes)?;
             }
-            checkpoints::publish(store, run_dir, step, self.lease.map_or(0, Lease::epoch))?;
+            checkpoints::publish(store, run_dir, step, lease)?;
             let pruned = retention::prune(store, &config.store, step, config.train.checkpoint_every)?;
             if pruned != Pruned::default() {
                 let message = format!(

@@ -177,34 +177,48 @@ impl Game {
     /// The position's legal moves less those the history forbids: in dai and tenjiku a move
     /// may not recreate an earlier position unless the mover is in check (asked only when a
     /// move would: there the check test costs a move generation).
-    ///
-    /// Only the positions since the last irreversible move with the opponent to move can be
-    /// recreated (`reversible_from`); where there are none the filter is skipped, and
-    /// otherwise each move's hash comes from [`Position::hash_after`] without playing it.
     fn board_legal_moves(&self) -> MoveList {
         let pos = &self.position;
         let mut moves = pos.legal_moves();
         if pos.variant().spec.repetition == RepetitionRule::NoRecreation {
-            let Some(first) = self.first_recreatable() else {
+            let Some(mut recreates) = self.recreation_test() else {
                 return moves;
-            };
-            let candidates = &self.hashes[first..];
-            let mut scratch: Option<Position> = None;
-            let mut recreates = |mv: Move| {
-                let hash = pos.hash_after(mv).unwrap_or_else(|| {
-                    let scratch = scratch.get_or_insert_with(|| pos.clone());
-                    let undo = scratch.play_unchecked(mv);
-                    let hash = scratch.hash();
-                    scratch.unmake(mv, undo);
-                    hash
-                });
-                candidates.iter().step_by(2).any(|&h| h == hash)
             };
             if moves.iter().any(|&mv| recreates(mv)) && !pos.in_check(pos.side_to_move()) {
                 moves.retain(|&mv| !recreates(mv));
             }
         }
         moves
+    }
+
+    /// Which of `moves` (legal in the current position) recreate a position that occurred
+    /// earlier in this game, in order.
+    pub fn recreating(&self, moves: &[Move]) -> Vec<bool> {
+        match self.recreation_test() {
+            Some(mut recreates) => moves.iter().map(|&mv| recreates(mv)).collect(),
+            None => vec![false; moves.len()],
+        }
+    }
+
+    /// A test of whether a move recreates an earlier position, or `None` when no move can.
+    ///
+    /// Only the positions since the last irreversible move with the opponent to move can be
+    /// recreated (`reversible_from`); each move's hash comes from [`Position::hash_after`]
+    /// without playing it where it can.
+    fn recreation_test(&self) -> Option<impl FnMut(Move) -> bool + '_> {
+        let pos = &self.position;
+        let candidates = &self.hashes[self.first_recreatable()?..];
+        let mut scratch: Option<Position> = None;
+        Some(move |mv: Move| {
+            let hash = pos.hash_after(mv).unwrap_or_else(|| {
+                let scratch = scratch.get_or_insert_with(|| pos.clone());
+                let undo = scratch.play_unchecked(mv);
+                let hash = scratch.hash();
+                scratch.unmake(mv, undo);
+                hash
+            });
+            candidates.iter().step_by(2).any(|&h| h == hash)
+        })
     }
 
     /// The index in `hashes` of the earliest position a move from the current one could

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::layout::{self, LatestRecord};
+use super::lease::{Lease, LeaseError};
 use super::{Store, StoreError};
 use crate::fnv;
 use crate::nn::checkpoint;
@@ -19,9 +20,9 @@ fn files(step: u64) -> [String; 4] {
 }
 
 /// Uploads checkpoint `step` of the run folder `run_dir` (weights, metadata, optimiser and
-/// trainer state), then points `latest.json` at it, as published by the trainer of lease
-/// `epoch`.
-pub fn publish(store: &Store, run_dir: &Path, step: u64, epoch: u64) -> Result<LatestRecord, StoreError> {
+/// trainer state), then points `latest.json` at it, unless `lease`'s trainer has been fenced
+/// off (then nothing points at the upload).
+pub fn publish(store: &Store, run_dir: &Path, step: u64, lease: &Lease) -> Result<LatestRecord, LeaseError> {
     let (_, metadata) = checkpoint::read_metadata(&checkpoint::metadata_file(run_dir, step)).map_err(local)?;
     let folder = layout::checkpoint_folder(step, &metadata.weights_fnv1a64);
     for file in files(step) {
@@ -35,40 +36,32 @@ pub fn publish(store: &Store, run_dir: &Path, step: u64, epoch: u64) -> Result<L
         weights_fnv1a64: metadata.weights_fnv1a64,
         published_unix: SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()),
         run_ended: false,
-        epoch,
+        epoch: lease.epoch(),
     };
-    write_latest(store, &record)?;
+    // Test builds can hold a trainer here, between its last check of the lease and its
+    // write of `latest.json`: `FAILPOINTS=publish-latest=1*off->sleep(20000)`.
+    #[cfg(feature = "failpoints")]
+    fail::fail_point!("publish-latest");
+    lease.write_latest(store, &record)?;
     Ok(record)
 }
 
 /// Marks the newest checkpoint as the run's last: workers that see it stop.
-pub fn end_run(store: &Store) -> Result<(), StoreError> {
+pub fn end_run(store: &Store, lease: &Lease) -> Result<(), LeaseError> {
     match latest(store)? {
-        Some(record) => write_latest(store, &LatestRecord { run_ended: true, ..record }),
+        Some(record) => lease.write_latest(store, &LatestRecord { run_ended: true, ..record }),
         None => Ok(()),
     }
-}
-
-fn write_latest(store: &Store, record: &LatestRecord) -> Result<(), StoreError> {
-    let json = serde_json::to_string_pretty(record).expect("the record serialises");
-    store.put(layout::LATEST, format!("{json}\n").into_bytes())
 }
 
 /// The newest published checkpoint, if any.
 pub fn latest(store: &Store) -> Result<Option<LatestRecord>, StoreError> {
     let Some(bytes) = store.get(layout::LATEST)? else { return Ok(None) };
-    let record: LatestRecord = serde_json::from_slice(&bytes).map_err(|e| StoreError::Malformed {
+    let record = LatestRecord::from_json(&bytes).map_err(|message| StoreError::Malformed {
         url: store.url().to_string(),
         name: layout::LATEST.to_string(),
-        message: e.to_string(),
+        message,
     })?;
-    if !record.checkpoint.starts_with(&format!("{}/", layout::CHECKPOINTS)) || record.checkpoint.contains("..") {
-        return Err(StoreError::Malformed {
-            url: store.url().to_string(),
-            name: layout::LATEST.to_string(),
-            message: format!("'{}' is not a checkpoint folder", record.checkpoint),
-        });
-    }
     Ok(Some(record))
 }
 

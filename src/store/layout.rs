@@ -64,6 +64,22 @@ pub struct LatestRecord {
     pub epoch: u64,
 }
 
+impl LatestRecord {
+    /// The record as `latest.json` holds it.
+    pub fn to_json(&self) -> Vec<u8> {
+        format!("{}\n", serde_json::to_string_pretty(self).expect("the record serialises")).into_bytes()
+    }
+
+    /// Reads `latest.json`; the error says what is wrong with it.
+    pub fn from_json(bytes: &[u8]) -> Result<LatestRecord, String> {
+        let record: LatestRecord = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
+        if !record.checkpoint.starts_with(&format!("{CHECKPOINTS}/")) || record.checkpoint.contains("..") {
+            return Err(format!("'{}' is not a checkpoint folder", record.checkpoint));
+        }
+        Ok(record)
+    }
+}
+
 /// The folder of the checkpoint of `step` whose weights have checksum `hash`.
 pub fn checkpoint_folder(step: u64, hash: &str) -> String {
     format!("{CHECKPOINTS}/step-{step:010}-{hash}")

@@ -6,13 +6,24 @@
 //! the heartbeat is older than the holder's `[store] lease_seconds`, or at once when it is the
 //! same trainer started again (same host, same local run folder). A trainer checks before every
 //! write to the run that no later epoch exists; one that finds it has been fenced off and stops
-//! before writing anything. Create-only writes are all this needs, which every store has.
+//! before writing anything.
+//!
+//! `latest.json` has one writer: the holder writes it only with a conditional write on the
+//! version it last wrote or read ([`Store::put_if_unchanged`]: `If-Match` on the ETag in S3).
+//! A trainer that takes over rewrites it at once with its epoch, so that the trainer before it,
+//! even one frozen between its last check and its write, finds `latest.json` changed and stops
+//! without moving it. A store that does not enforce conditional writes is refused.
 
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::{Created, Store, StoreError};
+use super::layout::{self, LatestRecord};
+use super::{Created, Store, StoreError, Swap, Version};
+
+/// How often taking over `latest.json` is tried while the trainer before keeps publishing.
+const CLAIM_TRIES: usize = 5;
 
 /// The lease's folder in the store.
 const FOLDER: &str = "lease";
@@ -61,6 +72,17 @@ pub enum LeaseError {
     Held { url: String, holder: Holder, epoch: u64, age_s: u64, lease_seconds: u64 },
     #[error("store {url}: fenced off: {holder} took the run over (epoch {epoch}); this trainer stops without writing anything more")]
     Fenced { url: String, holder: Holder, epoch: u64 },
+    #[error(
+        "store {url}: latest.json was rewritten by another writer (no trainer holds a later lease); \
+         this trainer stops without writing anything more"
+    )]
+    Overwritten { url: String },
+    #[error(
+        "store {url}: the store does not enforce conditional writes (a write that should have been refused \
+         succeeded), so two trainers could both move latest.json: use a store that honours If-Match \
+         (AWS S3, MinIO, SeaweedFS 3.97 or later, Google Cloud Storage, Azure, a shared filesystem)"
+    )]
+    Unenforced { url: String },
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -70,7 +92,9 @@ pub enum LeaseError {
 pub struct Lease {
     epoch: u64,
     renew_every: Duration,
-    last_renewal: std::sync::Mutex<Instant>,
+    last_renewal: Mutex<Instant>,
+    /// The version of `latest.json` this trainer last wrote or read (`None`: there was none).
+    latest: Mutex<Option<Version>>,
 }
 
 fn epoch_object(epoch: u64) -> String {
@@ -90,6 +114,29 @@ fn read_json<T: for<'de> Deserialize<'de>>(store: &Store, name: &str) -> Result<
     })
 }
 
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// An object of `me`'s own, for probing the store.
+fn probe_object(me: &Holder) -> String {
+    format!("{FOLDER}/probe-{:016x}.json", crate::fnv::hash(me.id.as_bytes()))
+}
+
+/// Fails unless the store refuses a conditional write on a version that is no longer current
+/// (a server that ignores `If-Match` would let two trainers both move `latest.json`).
+fn check_conditional_writes(store: &Store, me: &Holder) -> Result<(), LeaseError> {
+    let probe = probe_object(me);
+    store.put(&probe, write_json(me))?;
+    let stale = store.get_versioned(&probe)?.map(|(_, version)| version);
+    // Other bytes, so that the new version differs whatever the store's versions are made of.
+    store.put(&probe, [write_json(me), b"\n".to_vec()].concat())?;
+    match store.put_if_unchanged(&probe, write_json(me), stale.as_ref())? {
+        Swap::Changed => Ok(()),
+        Swap::Written(_) => Err(LeaseError::Unenforced { url: store.url().to_string() }),
+    }
+}
+
 fn write_json(value: &impl Serialize) -> Vec<u8> {
     format!("{}\n", serde_json::to_string_pretty(value).expect("the record serialises")).into_bytes()
 }
@@ -97,6 +144,7 @@ fn write_json(value: &impl Serialize) -> Vec<u8> {
 impl Lease {
     /// Takes the run's lease for `me`, or says who holds it.
     pub fn acquire(store: &Store, me: &Holder) -> Result<Lease, LeaseError> {
+        check_conditional_writes(store, me)?;
         let current = store
             .list(FOLDER)?
             .iter()
@@ -115,10 +163,54 @@ impl Lease {
         let lease = Lease {
             epoch,
             renew_every: Duration::from_secs((me.lease_seconds / 4).clamp(1, 30)),
-            last_renewal: std::sync::Mutex::new(Instant::now()),
+            last_renewal: Mutex::new(Instant::now()),
+            latest: Mutex::new(None),
         };
         lease.beat(store, false)?;
+        lease.claim_latest(store)?;
         Ok(lease)
+    }
+
+    /// Rewrites `latest.json` (when there is one) with this lease's epoch, so that the trainer
+    /// before can no longer write it.
+    fn claim_latest(&self, store: &Store) -> Result<(), LeaseError> {
+        for _ in 0..CLAIM_TRIES {
+            self.check_not_fenced(store)?;
+            let Some((bytes, version)) = store.get_versioned(layout::LATEST)? else {
+                *lock(&self.latest) = None;
+                return Ok(());
+            };
+            let record = LatestRecord::from_json(&bytes).map_err(|message| StoreError::Malformed {
+                url: store.url().to_string(),
+                name: layout::LATEST.to_string(),
+                message,
+            })?;
+            let claimed = LatestRecord { epoch: self.epoch, ..record };
+            // The trainer before may publish meanwhile: read again and retry.
+            if let Swap::Written(version) = store.put_if_unchanged(layout::LATEST, claimed.to_json(), Some(&version))? {
+                *lock(&self.latest) = Some(version);
+                return Ok(());
+            }
+        }
+        self.check_not_fenced(store)?;
+        Err(LeaseError::Overwritten { url: store.url().to_string() })
+    }
+
+    /// Points `latest.json` at `record` (with this lease's epoch), unless another writer has
+    /// written it since this trainer did: then this trainer has been fenced off.
+    pub fn write_latest(&self, store: &Store, record: &LatestRecord) -> Result<(), LeaseError> {
+        let record = LatestRecord { epoch: self.epoch, ..record.clone() };
+        let mut latest = lock(&self.latest);
+        match store.put_if_unchanged(layout::LATEST, record.to_json(), latest.as_ref())? {
+            Swap::Written(version) => {
+                *latest = Some(version);
+                Ok(())
+            }
+            Swap::Changed => {
+                self.check_not_fenced(store)?;
+                Err(LeaseError::Overwritten { url: store.url().to_string() })
+            }
+        }
     }
 
     /// The epoch this trainer holds (recorded in `latest.json`).
@@ -129,17 +221,23 @@ impl Lease {
     /// Checks that no trainer has taken over and renews the heartbeat: call before every write
     /// to the run.
     pub fn renew(&self, store: &Store) -> Result<(), LeaseError> {
-        if let Some(holder) = read_json::<Holder>(store, &epoch_object(self.epoch + 1))? {
-            return Err(LeaseError::Fenced { url: store.url().to_string(), holder, epoch: self.epoch + 1 });
-        }
+        self.check_not_fenced(store)?;
         self.beat(store, false)?;
-        *self.last_renewal.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+        *lock(&self.last_renewal) = Instant::now();
         Ok(())
+    }
+
+    /// Fails when a later epoch exists.
+    fn check_not_fenced(&self, store: &Store) -> Result<(), LeaseError> {
+        match read_json::<Holder>(store, &epoch_object(self.epoch + 1))? {
+            Some(holder) => Err(LeaseError::Fenced { url: store.url().to_string(), holder, epoch: self.epoch + 1 }),
+            None => Ok(()),
+        }
     }
 
     /// [`Lease::renew`] when the last renewal is older than a quarter of the lease.
     pub fn renew_if_due(&self, store: &Store) -> Result<(), LeaseError> {
-        let last = *self.last_renewal.lock().unwrap_or_else(|e| e.into_inner());
+        let last = *lock(&self.last_renewal);
         if last.elapsed() >= self.renew_every {
             self.renew(store)?;
         }
@@ -176,11 +274,98 @@ fn check_free(store: &Store, me: &Holder, epoch: u64) -> Result<(), LeaseError> 
         None => store.modified_ms(&epoch_object(epoch))?.unwrap_or(0),
     };
     // The store's clock now: the modification time of an object written now.
-    let probe = format!("{FOLDER}/probe-{:016x}.json", crate::fnv::hash(me.id.as_bytes()));
-    let now = store.put_timed(&probe, write_json(me))?;
+    let now = store.put_timed(&probe_object(me), write_json(me))?;
     let age_s = now.saturating_sub(renewed) / 1000;
     if age_s < holder.lease_seconds {
         return Err(LeaseError::Held { url: store.url().to_string(), lease_seconds: holder.lease_seconds, holder, epoch, age_s });
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Holder, Lease, LeaseError};
+    use crate::store::layout::{self, LatestRecord};
+    use crate::store::{Store, Swap};
+
+    /// A memory store and a file store in a folder that lives as long as the test.
+    fn stores() -> (Vec<Store>, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let file = Store::open(&format!("file://{}", dir.path().display())).unwrap();
+        (vec![Store::open("memory://").unwrap(), file], dir)
+    }
+
+    fn holder(id: &str, pid: u32) -> Holder {
+        Holder { id: id.to_string(), host: "here".to_string(), pid, lease_seconds: 600 }
+    }
+
+    fn record(step: u64) -> LatestRecord {
+        LatestRecord {
+            step,
+            checkpoint: layout::checkpoint_folder(step, "0123456789abcdef"),
+            weights_fnv1a64: "0123456789abcdef".to_string(),
+            published_unix: 1,
+            run_ended: false,
+            epoch: 0,
+        }
+    }
+
+    fn latest(store: &Store) -> LatestRecord {
+        LatestRecord::from_json(&store.get(layout::LATEST).unwrap().unwrap()).unwrap()
+    }
+
+    #[test]
+    fn a_conditional_write_refuses_a_version_that_is_no_longer_current() {
+        let (stores, _dir) = stores();
+        for store in &stores {
+            assert!(matches!(store.put_if_unchanged("a.json", b"1".to_vec(), None).unwrap(), Swap::Written(_)), "{store:?}");
+            assert_eq!(store.put_if_unchanged("a.json", b"2".to_vec(), None).unwrap(), Swap::Changed, "{store:?}: it exists");
+            let (_, first) = store.get_versioned("a.json").unwrap().unwrap();
+            let Swap::Written(second) = store.put_if_unchanged("a.json", b"3".to_vec(), Some(&first)).unwrap() else {
+                panic!("{store:?}: the current version was refused")
+            };
+            assert_eq!(store.put_if_unchanged("a.json", b"4".to_vec(), Some(&first)).unwrap(), Swap::Changed, "{store:?}");
+            assert_eq!(store.get("a.json").unwrap().unwrap(), b"3");
+            // What a write returns is the version a later read sees.
+            assert_eq!(store.get_versioned("a.json").unwrap().unwrap().1, second, "{store:?}");
+            store.put("a.json", b"5".to_vec()).unwrap();
+            assert_eq!(store.put_if_unchanged("a.json", b"6".to_vec(), Some(&second)).unwrap(), Swap::Changed, "{store:?}");
+            assert_eq!(store.get("a.json").unwrap().unwrap(), b"5");
+        }
+    }
+
+    #[test]
+    fn a_trainer_taken_over_from_cannot_move_latest_even_after_its_last_check() {
+        let (stores, _dir) = stores();
+        for store in &stores {
+            let first = Lease::acquire(store, &holder("here:/run", 1)).unwrap();
+            first.write_latest(store, &record(0)).unwrap();
+            first.write_latest(store, &record(10)).unwrap();
+            assert_eq!((latest(store).step, latest(store).epoch), (10, 1));
+            // The same trainer started again takes over at once, and claims latest.json.
+            let second = Lease::acquire(store, &holder("here:/run", 2)).unwrap();
+            assert_eq!((latest(store).step, latest(store).epoch), (10, 2), "{store:?}");
+            // The first one, past its check of the lease, writes: refused, nothing moves.
+            let refused = first.write_latest(store, &record(20)).unwrap_err();
+            assert!(matches!(refused, LeaseError::Fenced { epoch: 2, .. }), "{store:?}: {refused}");
+            assert!(matches!(first.renew(store), Err(LeaseError::Fenced { .. })));
+            assert_eq!((latest(store).step, latest(store).epoch), (10, 2), "{store:?}");
+            second.write_latest(store, &record(20)).unwrap();
+            assert_eq!((latest(store).step, latest(store).epoch), (20, 2), "{store:?}");
+        }
+    }
+
+    #[test]
+    fn latest_rewritten_by_anyone_else_stops_the_holder() {
+        let (stores, _dir) = stores();
+        for store in &stores {
+            let lease = Lease::acquire(store, &holder("here:/run", 1)).unwrap();
+            lease.write_latest(store, &record(0)).unwrap();
+            store.put(layout::LATEST, record(5).to_json()).unwrap();
+            let refused = lease.write_latest(store, &record(10)).unwrap_err();
+            assert!(matches!(refused, LeaseError::Overwritten { .. }), "{store:?}: {refused}");
+            assert!(refused.to_string().contains("latest.json was rewritten by another writer"), "{refused}");
+            assert_eq!(latest(store).step, 5);
+        }
+    }
 }

@@ -27,7 +27,7 @@ use std::sync::Arc;
 
 use futures_util::TryStreamExt;
 use object_store::path::Path as ObjectPath;
-use object_store::{ObjectStore, ObjectStoreExt, ObjectStoreScheme, PutMode, PutOptions, PutPayload};
+use object_store::{ObjectStore, ObjectStoreExt, ObjectStoreScheme, PutMode, PutOptions, PutPayload, UpdateVersion};
 use url::Url;
 
 /// Why the store refused or failed an operation.
@@ -54,6 +54,24 @@ pub enum Created {
     AlreadyThere,
 }
 
+/// An object's version as the store reported it: a conditional write
+/// ([`Store::put_if_unchanged`]) succeeds only while the object is still at this version.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Version {
+    e_tag: Option<String>,
+    version: Option<String>,
+}
+
+/// What a conditional write did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Swap {
+    /// The object was written; this is its new version.
+    Written(Version),
+    /// Someone else wrote (or created, or deleted) the object since the version was read:
+    /// nothing was written.
+    Changed,
+}
+
 /// A run's objects under one URL, with blocking calls (a small runtime of its own drives the
 /// asynchronous client; any thread may call).
 pub struct Store {
@@ -63,6 +81,8 @@ pub struct Store {
     runtime: tokio::runtime::Runtime,
     /// The credentials' values, blanked out of every error message.
     secrets: Vec<String>,
+    /// Whether the objects are files of this machine (`file://`).
+    local: bool,
 }
 
 impl std::fmt::Debug for Store {
@@ -99,7 +119,8 @@ impl Store {
             .enable_all()
             .build()
             .map_err(|e| bad(format!("cannot start its I/O runtime: {e}")))?;
-        Ok(Store { url: url.to_string(), inner: Arc::from(inner), root, runtime, secrets })
+        let local = scheme == ObjectStoreScheme::Local;
+        Ok(Store { url: url.to_string(), inner: Arc::from(inner), root, runtime, secrets, local })
     }
 
     /// The URL the store was opened with.
@@ -178,6 +199,67 @@ impl Store {
             }
         });
         fetched.map(|bytes| bytes.map(|b| b.to_vec())).map_err(|e| self.error("read", name, e))
+    }
+
+    /// The object `name` and its version, or `None` when there is none.
+    pub fn get_versioned(&self, name: &str) -> Result<Option<(Vec<u8>, Version)>, StoreError> {
+        let path = self.path(name);
+        let fetched = self.runtime.block_on(async {
+            match self.inner.get(&path).await {
+                Ok(result) => {
+                    let version = Version { e_tag: result.meta.e_tag.clone(), version: result.meta.version.clone() };
+                    result.bytes().await.map(|bytes| Some((bytes.to_vec(), version)))
+                }
+                Err(object_store::Error::NotFound { .. }) => Ok(None),
+                Err(e) => Err(e),
+            }
+        });
+        fetched.map_err(|e| self.error("read", name, e))
+    }
+
+    /// Writes object `name` only if it is still at version `expected` (`None`: only if there
+    /// is no such object), as one operation of the store: of two writers that read the same
+    /// version, one succeeds and the other finds it [`Swap::Changed`]. S3 (`If-Match` on the
+    /// ETag), Google Cloud Storage and Azure do this on the server. A file store has no such
+    /// write, so the check and the write are made under an exclusive lock on `<name>.lock`
+    /// beside the object, which every writer of this program takes.
+    pub fn put_if_unchanged(&self, name: &str, bytes: Vec<u8>, expected: Option<&Version>) -> Result<Swap, StoreError> {
+        let path = self.path(name);
+        let mode = match expected {
+            None => PutMode::Create,
+            Some(v) => PutMode::Update(UpdateVersion { e_tag: v.e_tag.clone(), version: v.version.clone() }),
+        };
+        let options = PutOptions { mode, ..PutOptions::default() };
+        match self.runtime.block_on(self.inner.put_opts(&path, PutPayload::from(bytes.clone()), options)) {
+            Ok(put) => Ok(Swap::Written(Version { e_tag: put.e_tag, version: put.version })),
+            Err(object_store::Error::AlreadyExists { .. } | object_store::Error::Precondition { .. }) => Ok(Swap::Changed),
+            Err(object_store::Error::NotImplemented { .. }) if self.local && expected.is_some() => {
+                self.put_if_unchanged_under_lock(name, bytes, expected)
+            }
+            Err(e) => Err(self.error("write", name, e)),
+        }
+    }
+
+    /// [`Store::put_if_unchanged`] on a file store: compare and write while holding the lock.
+    fn put_if_unchanged_under_lock(&self, name: &str, bytes: Vec<u8>, expected: Option<&Version>) -> Result<Swap, StoreError> {
+        let lock_path = std::path::Path::new("/").join(self.path(&format!("{name}.lock")).as_ref());
+        let failed = |message: String| StoreError::Failed { url: self.url.clone(), action: "lock", name: format!("{name}.lock"), message };
+        let lock =
+            std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&lock_path).map_err(|e| failed(e.to_string()))?;
+        lock.lock().map_err(|e| failed(e.to_string()))?;
+        let path = self.path(name);
+        let current = match self.runtime.block_on(self.inner.head(&path)) {
+            Ok(meta) => Some(Version { e_tag: meta.e_tag, version: meta.version }),
+            Err(object_store::Error::NotFound { .. }) => None,
+            Err(e) => return Err(self.error("look up", name, e)),
+        };
+        if current.as_ref() != expected {
+            return Ok(Swap::Changed);
+        }
+        let put = self.runtime.block_on(self.inner.put(&path, PutPayload::from(bytes))).map_err(|e| self.error("write", name, e))?;
+        // The lock goes with the file handle, after the write.
+        drop(lock);
+        Ok(Swap::Written(Version { e_tag: put.e_tag, version: put.version }))
     }
 
     /// The objects `names`, in order, each if it holds at most `limit` bytes, read at the same

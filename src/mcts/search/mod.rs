@@ -8,10 +8,12 @@
 //! when their parent was expanded, and a node's line from the root never changes. Only the
 //! position it reaches is settled (legal moves generated, outcome decided).
 //!
-//! - [`selection`]: the rule that picks each simulation's child (PUCT, Gumbel root).
+//! - [`selection`]: the rule that picks each simulation's child (PUCT with the moves-left
+//!   utility, Gumbel root).
 //! - [`leaf`]: the value backed up for an evaluated leaf, with the leaf aids (capture utility,
 //!   pursuit utility).
-//! - [`root`]: root aids (a winning capture, a forced mate, the royal guard, the material guard).
+//! - [`root`]: root aids (a winning capture, a forced mate, the royal, material and repetition
+//!   guards).
 //! - [`results`]: the move to play, the policy target, values and lines for the caller.
 
 pub mod leaf;
@@ -146,7 +148,7 @@ impl Search {
                         self.path.push(id);
                     }
                     NodeState::Terminal(value) => {
-                        self.finish_simulation(value, terminal_draw(value));
+                        self.finish_simulation(value, terminal_draw(value), 0.0);
                         break;
                     }
                     NodeState::New => match self.settled_leaf().outcome() {
@@ -195,7 +197,7 @@ impl Search {
         let node = self.tree.node_mut(id);
         (node.raw_value, node.net_value, node.material) = (value, net_value, material);
         self.tree.expand(id, self.leaf_moves.iter().copied().zip(evaluation.priors.iter().copied()));
-        self.finish_simulation(-value, evaluation.wdl[1]);
+        self.finish_simulation(-value, evaluation.wdl[1], evaluation.moves_left);
     }
 
     /// Measures the kept tree's values again from the current root (after the root moved
@@ -229,15 +231,18 @@ impl Search {
         }
     }
 
-    /// Backs up `value` (for the player who made the leaf's move) and `draw` along the path.
-    fn finish_simulation(&mut self, value: f32, draw: f32) {
-        let mut value = value;
+    /// Backs up `value` (for the player who made the leaf's move), `draw` and the leaf's
+    /// `moves_left` (one ply more at each step up) along the path.
+    fn finish_simulation(&mut self, value: f32, draw: f32, moves_left: f32) {
+        let (mut value, mut moves_left) = (value, moves_left);
         for &id in self.path.iter().rev() {
             let node = self.tree.node_mut(id);
             node.visits += 1;
             node.value_sum += value;
             node.draw_sum += draw;
+            node.moves_left_sum += moves_left;
             value = -value;
+            moves_left += 1.0;
         }
         self.done += 1;
         let depth = self.path.len() - 1;

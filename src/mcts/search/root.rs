@@ -1,7 +1,8 @@
 //! Root aids: what the rules decide at the root before any simulation relies on the
 //! evaluator. A capture that wins at once, a forced mate (shogi, [`mate::find_mate`]), and the
-//! royal guard, which rules out moves that leave the only royal piece to be taken, and the
-//! material guard, which rules out moves that lose material another move keeps.
+//! royal guard, which rules out moves that leave the only royal piece to be taken, the
+//! material guard, which rules out moves that lose material another move keeps, and the
+//! repetition guard, which rules out moves that recreate an earlier position.
 
 use rand::Rng;
 
@@ -14,7 +15,7 @@ use crate::rules::variant::Legality;
 
 impl Search {
     /// Prepares the expanded root for this search: looks for a winning move (which ends the
-    /// search), applies the royal guard and the material guard, then lets the selection rule
+    /// search), applies the royal, material and repetition guards, then lets the selection rule
     /// prepare its root.
     pub(super) fn prepare_root(&mut self, rng: &mut impl Rng) {
         self.root_prepared = true;
@@ -27,6 +28,9 @@ impl Search {
         }
         if self.config.material_guard {
             self.rule_out_material_losses();
+        }
+        if self.config.repetition_guard {
+            self.rule_out_repetitions();
         }
         self.selection.prepare_root(&mut self.tree, &self.config, self.budget, rng);
     }
@@ -93,6 +97,22 @@ impl Search {
         let node = self.tree.node_mut(id);
         node.prior = 0.0;
         node.state = NodeState::Terminal(-1.0);
+    }
+
+    /// Marks lost, with no prior, the root children whose move recreates an earlier position
+    /// of the game ([`crate::mcts::SearchConfig::repetition_guard`]), unless every move still
+    /// open does.
+    fn rule_out_repetitions(&mut self) {
+        let open: Vec<NodeId> =
+            self.tree.node(ROOT).children().filter(|&id| !matches!(self.tree.node(id).state, NodeState::Terminal(_))).collect();
+        let moves: Vec<_> = open.iter().map(|&id| self.tree.node(id).mv).collect();
+        let recreating = self.root_game.recreating(&moves);
+        if recreating.iter().all(|&r| r) {
+            return;
+        }
+        for (&id, _) in open.iter().zip(&recreating).filter(|(_, &r)| r) {
+            self.rule_out(id);
+        }
     }
 
     /// Marks lost, with no prior, the root children whose move loses material that another

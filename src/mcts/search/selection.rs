@@ -104,11 +104,15 @@ impl Puct {
         let reduction = if is_root { config.root_fpu_reduction } else { config.fpu_reduction };
         let fpu = parent_q - reduction * visited_mass.sqrt();
         let forcing = is_root && self.forces_playouts(config);
+        let parent_moves_left = node.moves_left().unwrap_or(0.0);
         let mut best = (f32::NEG_INFINITY, children.start);
         for child in children {
             let n = tree.node(child);
             let q = n.q().unwrap_or(fpu);
             let mut score = q + c * n.prior * sqrt_total / (1.0 + n.visits as f32);
+            if let (true, Some(child_q), Some(moves_left)) = (config.moves_left_utility > 0.0, n.q(), n.moves_left()) {
+                score += moves_left_utility(config.moves_left_utility, child_q, moves_left - parent_moves_left);
+            }
             if forcing && (n.visits as f32) < forced_playouts(config, n.prior, total) {
                 score += 1e6;
             }
@@ -119,6 +123,22 @@ impl Puct {
         best.1
     }
 }
+
+/// The moves-left utility of a child whose value is `q` (for the side to move at its parent)
+/// and which leads to a game `longer` plies longer than its parent expects (lc0's moves-left
+/// head in the search): a side ahead prefers the moves that end the game sooner and a side
+/// behind those that make it last, by at most `cap`, scaled by how sure the value is.
+fn moves_left_utility(cap: f32, q: f32, longer: f32) -> f32 {
+    let shift = (MOVES_LEFT_SLOPE * longer).clamp(-cap, cap);
+    let sureness = MOVES_LEFT_LINEAR * q.abs() + MOVES_LEFT_QUADRATIC * q * q;
+    -q.signum() * shift * sureness
+}
+
+/// Utility per ply of game length, and its scale by the value's size q: linear * |q| +
+/// quadratic * q^2, 1 at |q| = 1 (lc0's defaults).
+const MOVES_LEFT_SLOPE: f32 = 0.0027;
+const MOVES_LEFT_LINEAR: f32 = 1.6521;
+const MOVES_LEFT_QUADRATIC: f32 = -0.6521;
 
 /// PUCT's exploration constant after `visits` visits.
 pub(super) fn exploration(config: &SearchConfig, visits: u32) -> f32 {
@@ -278,7 +298,23 @@ fn softmax(values: &mut [f32]) {
 
 #[cfg(test)]
 mod tests {
-    use super::halving_schedule;
+    use super::{halving_schedule, moves_left_utility};
+
+    #[test]
+    fn the_side_ahead_prefers_short_games_and_the_side_behind_long_ones() {
+        let cap = 0.0345;
+        // Ahead: a child 10 plies shorter than expected gains, one 10 plies longer loses.
+        assert!(moves_left_utility(cap, 0.9, -10.0) > 0.0);
+        assert!(moves_left_utility(cap, 0.9, 10.0) < 0.0);
+        // Behind: the other way round.
+        assert!(moves_left_utility(cap, -0.9, 10.0) > 0.0);
+        assert!(moves_left_utility(cap, -0.9, -10.0) < 0.0);
+        // Bounded by the cap, reached at |q| = 1; nothing when even.
+        assert!((moves_left_utility(cap, 1.0, -1000.0) - cap).abs() < 1e-6);
+        assert!(moves_left_utility(cap, 0.5, -1000.0) < cap);
+        assert_eq!(moves_left_utility(cap, 0.0, -1000.0), 0.0);
+        assert_eq!(moves_left_utility(cap, 0.9, 0.0), 0.0);
+    }
 
     /// mctx's `get_sequence_of_considered_visits(4, 12)`: log2(4) = 2 phases; 12 / (2 * 4) = 1
     /// round of 4 visits, then 12 / (2 * 2) = 3 rounds over the best 2.
