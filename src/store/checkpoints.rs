@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::layout::{self, LatestRecord};
-use super::lease::{Lease, LeaseError};
+use super::lease::{self, Lease, LeaseError};
 use super::{Store, StoreError};
 use crate::fnv;
 use crate::nn::checkpoint;
@@ -56,13 +56,7 @@ pub fn end_run(store: &Store, lease: &Lease) -> Result<(), LeaseError> {
 
 /// The newest published checkpoint, if any.
 pub fn latest(store: &Store) -> Result<Option<LatestRecord>, StoreError> {
-    let Some(bytes) = store.get(layout::LATEST)? else { return Ok(None) };
-    let record = LatestRecord::from_json(&bytes).map_err(|message| StoreError::Malformed {
-        url: store.url().to_string(),
-        name: layout::LATEST.to_string(),
-        message,
-    })?;
-    Ok(Some(record))
+    Ok(lease::read_latest(store)?.map(|(record, _)| record))
 }
 
 /// The network of checkpoint `record` in the local cache `cache` (fetched unless a copy with

@@ -58,8 +58,7 @@ pub fn clock_offset(store: &Store, worker: &str) -> Result<i64, StoreError> {
         version: env!("CARGO_PKG_VERSION"),
     };
     let name = format!("{}/{worker}.json", layout::WORKERS);
-    let json = serde_json::to_string_pretty(&record).expect("the record serialises");
-    let modified = store.put_timed(&name, format!("{json}\n").into_bytes())?;
+    let modified = store.put_timed(&name, super::record_json(&record))?;
     let after = local_clock_ms();
     Ok(i64::try_from(modified).unwrap_or(i64::MAX) - (before + after) / 2)
 }

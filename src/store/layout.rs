@@ -65,11 +65,6 @@ pub struct LatestRecord {
 }
 
 impl LatestRecord {
-    /// The record as `latest.json` holds it.
-    pub fn to_json(&self) -> Vec<u8> {
-        format!("{}\n", serde_json::to_string_pretty(self).expect("the record serialises")).into_bytes()
-    }
-
     /// Reads `latest.json`; the error says what is wrong with it.
     pub fn from_json(bytes: &[u8]) -> Result<LatestRecord, String> {
         let record: LatestRecord = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;

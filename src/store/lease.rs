@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::layout::{self, LatestRecord};
-use super::{Created, Store, StoreError, Swap, Version};
+use super::{record_json, Created, Store, StoreError, Swap, Version};
 
 /// How often taking over `latest.json` is tried while the trainer before keeps publishing.
 const CLAIM_TRIES: usize = 5;
@@ -114,6 +114,17 @@ fn read_json<T: for<'de> Deserialize<'de>>(store: &Store, name: &str) -> Result<
     })
 }
 
+/// The record of `latest.json` and its version, if there is one.
+pub fn read_latest(store: &Store) -> Result<Option<(LatestRecord, Version)>, StoreError> {
+    let Some((bytes, version)) = store.get_versioned(layout::LATEST)? else { return Ok(None) };
+    let record = LatestRecord::from_json(&bytes).map_err(|message| StoreError::Malformed {
+        url: store.url().to_string(),
+        name: layout::LATEST.to_string(),
+        message,
+    })?;
+    Ok(Some((record, version)))
+}
+
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -127,18 +138,14 @@ fn probe_object(me: &Holder) -> String {
 /// (a server that ignores `If-Match` would let two trainers both move `latest.json`).
 fn check_conditional_writes(store: &Store, me: &Holder) -> Result<(), LeaseError> {
     let probe = probe_object(me);
-    store.put(&probe, write_json(me))?;
+    store.put(&probe, record_json(me))?;
     let stale = store.get_versioned(&probe)?.map(|(_, version)| version);
     // Other bytes, so that the new version differs whatever the store's versions are made of.
-    store.put(&probe, [write_json(me), b"\n".to_vec()].concat())?;
-    match store.put_if_unchanged(&probe, write_json(me), stale.as_ref())? {
+    store.put(&probe, [record_json(me), b"\n".to_vec()].concat())?;
+    match store.put_if_unchanged(&probe, record_json(me), stale.as_ref())? {
         Swap::Changed => Ok(()),
         Swap::Written(_) => Err(LeaseError::Unenforced { url: store.url().to_string() }),
     }
-}
-
-fn write_json(value: &impl Serialize) -> Vec<u8> {
-    format!("{}\n", serde_json::to_string_pretty(value).expect("the record serialises")).into_bytes()
 }
 
 impl Lease {
@@ -155,7 +162,7 @@ impl Lease {
             check_free(store, me, current)?;
         }
         let epoch = current + 1;
-        if store.put_new(&epoch_object(epoch), write_json(me))? == Created::AlreadyThere {
+        if store.put_new(&epoch_object(epoch), record_json(me))? == Created::AlreadyThere {
             // Another trainer took the same epoch a moment earlier.
             let holder = read_json::<Holder>(store, &epoch_object(epoch))?.unwrap_or_else(|| me.clone());
             return Err(LeaseError::Held { url: store.url().to_string(), holder, epoch, age_s: 0, lease_seconds: me.lease_seconds });
@@ -176,18 +183,13 @@ impl Lease {
     fn claim_latest(&self, store: &Store) -> Result<(), LeaseError> {
         for _ in 0..CLAIM_TRIES {
             self.check_not_fenced(store)?;
-            let Some((bytes, version)) = store.get_versioned(layout::LATEST)? else {
+            let Some((record, version)) = read_latest(store)? else {
                 *lock(&self.latest) = None;
                 return Ok(());
             };
-            let record = LatestRecord::from_json(&bytes).map_err(|message| StoreError::Malformed {
-                url: store.url().to_string(),
-                name: layout::LATEST.to_string(),
-                message,
-            })?;
             let claimed = LatestRecord { epoch: self.epoch, ..record };
             // The trainer before may publish meanwhile: read again and retry.
-            if let Swap::Written(version) = store.put_if_unchanged(layout::LATEST, claimed.to_json(), Some(&version))? {
+            if let Swap::Written(version) = store.put_if_unchanged(layout::LATEST, record_json(&claimed), Some(&version))? {
                 *lock(&self.latest) = Some(version);
                 return Ok(());
             }
@@ -201,7 +203,7 @@ impl Lease {
     pub fn write_latest(&self, store: &Store, record: &LatestRecord) -> Result<(), LeaseError> {
         let record = LatestRecord { epoch: self.epoch, ..record.clone() };
         let mut latest = lock(&self.latest);
-        match store.put_if_unchanged(layout::LATEST, record.to_json(), latest.as_ref())? {
+        match store.put_if_unchanged(layout::LATEST, record_json(&record), latest.as_ref())? {
             Swap::Written(version) => {
                 *latest = Some(version);
                 Ok(())
@@ -254,7 +256,7 @@ impl Lease {
     }
 
     fn beat(&self, store: &Store, released: bool) -> Result<(), StoreError> {
-        store.put(&heartbeat_object(self.epoch), write_json(&Heartbeat { epoch: self.epoch, released }))
+        store.put(&heartbeat_object(self.epoch), record_json(&Heartbeat { epoch: self.epoch, released }))
     }
 }
 
@@ -274,7 +276,7 @@ fn check_free(store: &Store, me: &Holder, epoch: u64) -> Result<(), LeaseError> 
         None => store.modified_ms(&epoch_object(epoch))?.unwrap_or(0),
     };
     // The store's clock now: the modification time of an object written now.
-    let now = store.put_timed(&probe_object(me), write_json(me))?;
+    let now = store.put_timed(&probe_object(me), record_json(me))?;
     let age_s = now.saturating_sub(renewed) / 1000;
     if age_s < holder.lease_seconds {
         return Err(LeaseError::Held { url: store.url().to_string(), lease_seconds: holder.lease_seconds, holder, epoch, age_s });
@@ -311,7 +313,7 @@ mod tests {
     }
 
     fn latest(store: &Store) -> LatestRecord {
-        LatestRecord::from_json(&store.get(layout::LATEST).unwrap().unwrap()).unwrap()
+        super::read_latest(store).unwrap().unwrap().0
     }
 
     #[test]
@@ -361,7 +363,7 @@ mod tests {
         for store in &stores {
             let lease = Lease::acquire(store, &holder("here:/run", 1)).unwrap();
             lease.write_latest(store, &record(0)).unwrap();
-            store.put(layout::LATEST, record(5).to_json()).unwrap();
+            store.put(layout::LATEST, super::record_json(&record(5))).unwrap();
             let refused = lease.write_latest(store, &record(10)).unwrap_err();
             assert!(matches!(refused, LeaseError::Overwritten { .. }), "{store:?}: {refused}");
             assert!(refused.to_string().contains("latest.json was rewritten by another writer"), "{refused}");

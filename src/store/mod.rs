@@ -190,15 +190,7 @@ impl Store {
 
     /// The object `name`, or `None` when there is none.
     pub fn get(&self, name: &str) -> Result<Option<Vec<u8>>, StoreError> {
-        let path = self.path(name);
-        let fetched = self.runtime.block_on(async {
-            match self.inner.get(&path).await {
-                Ok(result) => result.bytes().await.map(Some),
-                Err(object_store::Error::NotFound { .. }) => Ok(None),
-                Err(e) => Err(e),
-            }
-        });
-        fetched.map(|bytes| bytes.map(|b| b.to_vec())).map_err(|e| self.error("read", name, e))
+        Ok(self.get_versioned(name)?.map(|(bytes, _)| bytes))
     }
 
     /// The object `name` and its version, or `None` when there is none.
@@ -230,18 +222,20 @@ impl Store {
             Some(v) => PutMode::Update(UpdateVersion { e_tag: v.e_tag.clone(), version: v.version.clone() }),
         };
         let options = PutOptions { mode, ..PutOptions::default() };
-        match self.runtime.block_on(self.inner.put_opts(&path, PutPayload::from(bytes.clone()), options)) {
+        // A payload's clone shares its bytes.
+        let payload = PutPayload::from(bytes);
+        match self.runtime.block_on(self.inner.put_opts(&path, payload.clone(), options)) {
             Ok(put) => Ok(Swap::Written(Version { e_tag: put.e_tag, version: put.version })),
             Err(object_store::Error::AlreadyExists { .. } | object_store::Error::Precondition { .. }) => Ok(Swap::Changed),
             Err(object_store::Error::NotImplemented { .. }) if self.local && expected.is_some() => {
-                self.put_if_unchanged_under_lock(name, bytes, expected)
+                self.put_if_unchanged_under_lock(name, payload, expected)
             }
             Err(e) => Err(self.error("write", name, e)),
         }
     }
 
     /// [`Store::put_if_unchanged`] on a file store: compare and write while holding the lock.
-    fn put_if_unchanged_under_lock(&self, name: &str, bytes: Vec<u8>, expected: Option<&Version>) -> Result<Swap, StoreError> {
+    fn put_if_unchanged_under_lock(&self, name: &str, payload: PutPayload, expected: Option<&Version>) -> Result<Swap, StoreError> {
         let lock_path = std::path::Path::new("/").join(self.path(&format!("{name}.lock")).as_ref());
         let failed = |message: String| StoreError::Failed { url: self.url.clone(), action: "lock", name: format!("{name}.lock"), message };
         let lock =
@@ -256,7 +250,7 @@ impl Store {
         if current.as_ref() != expected {
             return Ok(Swap::Changed);
         }
-        let put = self.runtime.block_on(self.inner.put(&path, PutPayload::from(bytes))).map_err(|e| self.error("write", name, e))?;
+        let put = self.runtime.block_on(self.inner.put(&path, payload)).map_err(|e| self.error("write", name, e))?;
         // The lock goes with the file handle, after the write.
         drop(lock);
         Ok(Swap::Written(Version { e_tag: put.e_tag, version: put.version }))
@@ -411,6 +405,11 @@ pub enum Bounded {
     TooLarge,
     /// No object under that name.
     Missing,
+}
+
+/// A record as the run's JSON objects hold it: pretty-printed, with a final newline.
+pub fn record_json(value: &impl serde::Serialize) -> Vec<u8> {
+    format!("{}\n", serde_json::to_string_pretty(value).expect("the record serialises")).into_bytes()
 }
 
 /// This machine's name as the system gives it (empty when it cannot be read), for the records
