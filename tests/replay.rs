@@ -392,7 +392,9 @@ fn results_that_contradict_the_rules_are_refused() {
     let error = refused_game(d, &games, 2, |g| g.result.reason = ReplayEnding::Rules(EndReason::Repetition));
     assert!(matches!(error, GameError::WrongResult { .. }), "{error}");
     let error = refused_game(d, &games, 2, |g| g.result = GameResult { winner: Some(Color::White), reason: ReplayEnding::Resignation });
-    assert!(matches!(error, GameError::ResignedFinishedGame { .. }), "{error}");
+    assert!(matches!(error, GameError::EndedEarlyAfterTheEnd { .. }), "{error}");
+    let error = refused_game(d, &games, 2, |g| g.result = GameResult { winner: Some(Color::White), reason: ReplayEnding::Adjudication });
+    assert!(matches!(error, GameError::EndedEarlyAfterTheEnd { .. }), "{error}");
     let error = refused_game(d, &games, 2, |g| {
         let extra = g.moves[0].clone();
         g.moves.push(extra);
@@ -406,7 +408,15 @@ fn results_that_contradict_the_rules_are_refused() {
     let error = refused_game(d, &games, 1, |g| g.result.winner = None);
     assert!(matches!(error, GameError::ResignationWinner { .. }), "{error}");
     let error = refused_game(d, &games, 3, |g| g.resignation_disabled = true);
-    assert!(matches!(error, GameError::ResignationDisabled), "{error}");
+    assert!(matches!(error, GameError::PlayedOutGameEndedEarly { ending: ReplayEnding::Resignation }), "{error}");
+    let error = refused_game(d, &games, 3, |g| {
+        g.resignation_disabled = true;
+        g.result.reason = ReplayEnding::Adjudication;
+    });
+    assert!(matches!(error, GameError::PlayedOutGameEndedEarly { ending: ReplayEnding::Adjudication }), "{error}");
+    // An adjudication names the side ahead in material; a drawn one names nobody.
+    let error = refused_game(d, &games, 1, |g| g.result = GameResult { winner: None, reason: ReplayEnding::Adjudication });
+    assert!(matches!(error, GameError::AdjudicationWinner { .. }), "{error}");
     // The resigning side is the side to move at the end: one ply less flips it.
     let error = refused_game(d, &games, 3, |g| {
         g.moves.pop();

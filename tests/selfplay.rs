@@ -12,9 +12,9 @@ use indicatif::ProgressBar;
 use shogi_zero::material_search::MaterialSearch;
 use shogi_zero::mcts::{Model, RootSelection, SearchConfig};
 use shogi_zero::nn::{checkpoint, InferenceConfig, Network, NetworkConfig};
-use shogi_zero::replay::{self, ReplayEnding, ReplayGame};
+use shogi_zero::replay::{self, GameResult, ReplayEnding, ReplayGame};
 use shogi_zero::rules::notation::coord;
-use shogi_zero::rules::{EndReason, Game, VariantId};
+use shogi_zero::rules::{Color, EndReason, Game, VariantId};
 use shogi_zero::selfplay::runner::{self, Counters, Evaluators, SelfplayRun};
 use shogi_zero::selfplay::SelfplayConfig;
 use tch::Device;
@@ -297,4 +297,44 @@ fn games_start_from_the_openings_file_in_turn() {
         .unwrap_err()
         .to_string();
     assert!(error.contains("openings.txt") && error.contains("line 2"), "{error}");
+}
+
+#[test]
+fn a_side_that_holds_a_decisive_lead_is_adjudicated_the_winner_except_in_audited_games() {
+    let scratch = Scratch::new("selfplay-adjudication");
+    let openings = scratch.0.join("openings.txt");
+    // White starts without its rook and bishop: Black leads by several mean start pieces.
+    std::fs::write(&openings, "sfen lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n").unwrap();
+    std::fs::create_dir_all(scratch.0.join("replay")).unwrap();
+    let mut run = selfplay_run(SHOGI, &scratch.0.join("replay"), 12, RootSelection::Puct, 60);
+    run.selfplay = SelfplayConfig {
+        openings: Some(openings),
+        resign_threshold: 0.0,
+        adjudicate_lead: 3.0,
+        adjudicate_plies: 4,
+        resign_audit_fraction: 0.5,
+        ..run.selfplay
+    };
+    let evaluators = Evaluators::Deterministic { network: Box::new(tiny_network(SHOGI)), model_id: "tiny@0".to_string() };
+    let summary =
+        runner::run(evaluators, &run, &AtomicBool::new(false), &ProgressBar::hidden(), &Counters::default(), &mut |_| Ok(())).unwrap();
+    // read_file checks that each adjudication names the side ahead at the end.
+    let games: Vec<ReplayGame> = replay_files(&scratch.0.join("replay")).iter().flat_map(|p| replay::read_file(p).unwrap().games).collect();
+    let (played_out, adjudicated): (Vec<&ReplayGame>, Vec<&ReplayGame>) = games.iter().partition(|g| g.resignation_disabled);
+    assert!(!played_out.is_empty() && !adjudicated.is_empty(), "{} played out of {}", played_out.len(), games.len());
+    for game in &adjudicated {
+        assert_eq!(game.result, GameResult { winner: Some(Color::Black), reason: ReplayEnding::Adjudication }, "game {}", game.seed);
+        assert_eq!(game.moves.len(), 4, "game {}", game.seed);
+    }
+    for game in &played_out {
+        assert_ne!(game.result.reason, ReplayEnding::Adjudication, "game {}", game.seed);
+        assert!(game.moves.len() > 4, "game {}", game.seed);
+    }
+    // Every played-out game would have been adjudicated at its fourth ply, and the audit says how
+    // each ended for Black.
+    let [won, drawn, lost] = summary.audited_adjudications;
+    assert_eq!(won + drawn + lost, played_out.len() as u64);
+    let black_wins = played_out.iter().filter(|g| g.result.winner == Some(Color::Black)).count() as u64;
+    let draws = played_out.iter().filter(|g| g.result.winner.is_none()).count() as u64;
+    assert_eq!((won, drawn), (black_wins, draws));
 }

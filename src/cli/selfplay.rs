@@ -256,5 +256,9 @@ fn print_summary(summary: &Summary) {
         ),
         None => println!("false resignations: no audited game had a would-be resignation"),
     }
+    let [won, drawn, lost] = summary.audited_adjudications;
+    if won + drawn + lost > 0 {
+        println!("adjudications audited: the side judged won went on to win {won}, draw {drawn}, lose {lost}");
+    }
     println!("{} replay files written", summary.files);
 }

@@ -23,7 +23,8 @@ pub struct ReplayGame {
     pub model: String,
     /// Seed of the game's random choices.
     pub seed: u64,
-    /// Whether resignation was disabled for this game (to audit false resignations).
+    /// Whether the game was played out: no resignation or adjudication ended it early (to audit
+    /// how often they would have been wrong).
     pub resignation_disabled: bool,
 }
 
@@ -102,6 +103,9 @@ pub enum ReplayEnding {
     Rules(EndReason),
     /// The loser resigned because the search judged the game lost.
     Resignation,
+    /// Self-play adjudicated the game to the side that held a decisive material lead
+    /// ([`crate::selfplay::SelfplayConfig::adjudicate_lead`]).
+    Adjudication,
 }
 
 impl ReplayEnding {
@@ -110,6 +114,7 @@ impl ReplayEnding {
         match self {
             ReplayEnding::Rules(reason) => reason.name(),
             ReplayEnding::Resignation => "resignation",
+            ReplayEnding::Adjudication => "adjudication",
         }
     }
 }
@@ -128,6 +133,7 @@ impl TryFrom<String> for ReplayEnding {
         match rule {
             Some(reason) => Ok(ReplayEnding::Rules(reason)),
             None if name == "resignation" => Ok(ReplayEnding::Resignation),
+            None if name == "adjudication" => Ok(ReplayEnding::Adjudication),
             None => Err(format!("unknown ending '{name}'")),
         }
     }

@@ -7,10 +7,12 @@
 //!
 //! A resignation is recorded after the last move: by convention the side to move in the final
 //! position resigns, so the recorded winner must be the other side, and the game must not have
-//! ended by rule.
+//! ended by rule. An adjudication is recorded after the last move too: its winner must lead in
+//! material in the final position, and the game must not have ended by rule.
 
 use std::fmt;
 
+use crate::rules::material::Material;
 use crate::rules::notation::coord::{self, MoveError};
 use crate::rules::notation::sfen::{self, SfenError};
 use crate::rules::{Color, Game, GameRules, Move, MoveList, Outcome, VariantId};
@@ -43,14 +45,18 @@ pub enum GameError {
     RootWdl { ply: usize, wdl: [f32; 3] },
     #[error("the record says {recorded} but by the rules {actual} after ply {plies}")]
     WrongResult { recorded: GameResult, actual: GameResult, plies: usize },
-    #[error("the record says {recorded} but the game is not over after ply {plies} (only a resignation ends a game early)")]
+    #[error(
+        "the record says {recorded} but the game is not over after ply {plies} (only a resignation or an adjudication ends a game early)"
+    )]
     NotOver { recorded: GameResult, plies: usize },
-    #[error("a resignation is recorded but the game had already ended by rule ({actual}) after ply {plies}")]
-    ResignedFinishedGame { actual: GameResult, plies: usize },
+    #[error("a {} is recorded but the game had already ended by rule ({actual}) after ply {plies}", recorded.reason.name())]
+    EndedEarlyAfterTheEnd { recorded: GameResult, actual: GameResult, plies: usize },
     #[error("a resignation after ply {plies} must be won by {} (the side to move, {}, resigns), but the record says {recorded}", color_name(*expected), color_name(*resigner))]
     ResignationWinner { recorded: GameResult, resigner: Color, expected: Color, plies: usize },
-    #[error("a resignation is recorded but resignation was disabled for this game")]
-    ResignationDisabled,
+    #[error("a {} is recorded but the game was to be played out", ending.name())]
+    PlayedOutGameEndedEarly { ending: ReplayEnding },
+    #[error("an adjudication after ply {plies} must be won by the side ahead in material, but the record says {recorded} and {} leads by {lead}", color_name(Color::Black))]
+    AdjudicationWinner { recorded: GameResult, lead: i32, plies: usize },
 }
 
 impl fmt::Display for GameResult {
@@ -115,15 +121,30 @@ fn check_result(game: &Game, record: &ReplayGame) -> Result<(), GameError> {
     let recorded = record.result;
     let plies = game.ply();
     match (game.outcome(), recorded.reason) {
-        (Some(outcome), ReplayEnding::Resignation) => Err(GameError::ResignedFinishedGame { actual: outcome.into(), plies }),
+        (Some(outcome), ReplayEnding::Resignation | ReplayEnding::Adjudication) => {
+            Err(GameError::EndedEarlyAfterTheEnd { recorded, actual: outcome.into(), plies })
+        }
         (Some(outcome), _) if GameResult::from(outcome) != recorded => {
             Err(GameError::WrongResult { recorded, actual: outcome.into(), plies })
         }
         (Some(_), _) => Ok(()),
-        (None, ReplayEnding::Resignation) => {
-            if record.resignation_disabled {
-                return Err(GameError::ResignationDisabled);
+        (None, ending @ (ReplayEnding::Resignation | ReplayEnding::Adjudication)) if record.resignation_disabled => {
+            Err(GameError::PlayedOutGameEndedEarly { ending })
+        }
+        (None, ReplayEnding::Adjudication) => {
+            let lead = Material::of(game.position().variant().id).balance(game.position(), Color::Black);
+            let ahead = match lead.signum() {
+                1 => Some(Color::Black),
+                -1 => Some(Color::White),
+                _ => None,
+            };
+            if ahead.is_some() && recorded.winner == ahead {
+                Ok(())
+            } else {
+                Err(GameError::AdjudicationWinner { recorded, lead, plies })
             }
+        }
+        (None, ReplayEnding::Resignation) => {
             let resigner: Color = game.position().side_to_move();
             let expected = resigner.opponent();
             if recorded.winner == Some(expected) {

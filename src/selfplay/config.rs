@@ -31,6 +31,13 @@ pub struct SelfplayConfig {
     /// Share of games played to the end regardless, to measure how often a resignation would
     /// have been wrong (reported as the false-resignation rate).
     pub resign_audit_fraction: f32,
+    /// Adjudication of won positions: a side that leads by this much material (in mean pieces
+    /// of the start position, hands included) for `adjudicate_plies` plies in a row wins the
+    /// game there. 0 disables it. Audited games (`resign_audit_fraction`) are played out to
+    /// measure how often the side judged won did not win.
+    pub adjudicate_lead: f32,
+    /// See `adjudicate_lead`.
+    pub adjudicate_plies: u32,
     /// Plies after which a game is drawn; 0 takes the variant's default.
     pub ply_cap: u32,
     /// Worker threads, each playing `games_per_worker` games at once.
@@ -70,6 +77,8 @@ impl Default for SelfplayConfig {
             resign_threshold: 0.02,
             resign_consecutive: 3,
             resign_audit_fraction: 0.1,
+            adjudicate_lead: 0.0,
+            adjudicate_plies: 20,
             ply_cap: 0,
             workers: 1,
             games_per_worker: 32,
@@ -120,6 +129,12 @@ impl SelfplayConfig {
         }
         if !(1..=4).contains(&self.searcher_depth) {
             return fail("searcher_depth", format!("{} is not between 1 and 4", self.searcher_depth));
+        }
+        if !(0.0..=1000.0).contains(&self.adjudicate_lead) {
+            return fail("adjudicate_lead", format!("{} is not between 0 and 1000 mean start pieces", self.adjudicate_lead));
+        }
+        if self.adjudicate_plies == 0 {
+            return fail("adjudicate_plies", "0 is not a number of plies (at least 1)".to_string());
         }
         if self.resign_consecutive == 0 {
             return fail("resign_consecutive", "0 is not a number of moves (at least 1)".to_string());

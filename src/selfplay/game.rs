@@ -1,6 +1,6 @@
 //! One self-play game: searches move after move (full or fast, playout-cap randomisation),
-//! picks moves with the temperature schedule, resigns lost games (except audited ones) and
-//! keeps the record the trainer will read. In a league game one side is an earlier network of
+//! picks moves with the temperature schedule, resigns lost games and adjudicates won ones
+//! (except in audited games) and keeps the record the trainer will read. In a league game one side is an earlier network of
 //! the run: its moves are played from searches of their own and are not training targets. In a
 //! searcher game one side is the material searcher ([`MaterialSearch`]): its moves are not
 //! targets either, and the network evaluates only the position it moves from (for the root
@@ -14,6 +14,7 @@ use crate::material_search::MaterialSearch;
 use crate::mcts::{Search, SearchConfig};
 use crate::nn::Evaluation;
 use crate::replay::{GameResult, MoveRecord, ReplayEnding, ReplayGame};
+use crate::rules::material::Material;
 use crate::rules::notation::{coord, sfen};
 use crate::rules::{Color, Game};
 
@@ -37,11 +38,16 @@ pub struct SelfplayGame {
     full: bool,
     /// In a league or searcher game: the side the opponent plays, and who it is.
     opponent: Option<(Color, Opponent)>,
+    /// Whether the game is played out: no resignation or adjudication ends it early.
     resignation_disabled: bool,
     /// Moves in a row each side has judged lost, Black first.
     hopeless: [u32; 2],
     /// In an audited game: the first side that would have resigned.
     would_have_resigned: Option<Color>,
+    /// The side that has led by `adjudicate_lead` or more, and for how many plies in a row.
+    lead: Option<(Color, u32)>,
+    /// In an audited game: the first side that would have been adjudicated the winner.
+    would_have_won: Option<Color>,
     result: Option<GameResult>,
 }
 
@@ -54,17 +60,29 @@ enum Opponent {
 }
 
 /// A finished game: its record and, for audited games, whether a resignation would have been
-/// wrong (`Some(true)`: the side that would have resigned did not lose).
+/// wrong (`Some(true)`: the side that would have resigned did not lose) and how an
+/// adjudication would have compared with the game played out.
 pub struct FinishedGame {
     pub record: ReplayGame,
     pub false_resignation: Option<bool>,
+    pub adjudication_audit: Option<AdjudicationAudit>,
+}
+
+/// How an audited game, played out, ended for the side that would have been adjudicated the
+/// winner.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum AdjudicationAudit {
+    Won,
+    Drawn,
+    Lost,
 }
 
 impl SelfplayGame {
     /// A game from `start`, its random choices drawn from `seed`.
     pub fn new(start: Game, search: SearchConfig, config: SelfplayConfig, seed: u64) -> SelfplayGame {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let resignation_disabled = config.resign_threshold == 0.0 || rng.random::<f32>() < config.resign_audit_fraction;
+        let early_endings = config.resign_threshold > 0.0 || config.adjudicate_lead > 0.0;
+        let resignation_disabled = !early_endings || rng.random::<f32>() < config.resign_audit_fraction;
         let opponent = Self::draw_opponent(&start, &config, &mut rng);
         // League and searcher games are played out: the opponent's values say little.
         let resignation_disabled = resignation_disabled || opponent.is_some();
@@ -79,6 +97,8 @@ impl SelfplayGame {
             resignation_disabled,
             hopeless: [0; 2],
             would_have_resigned: None,
+            lead: None,
+            would_have_won: None,
             result: None,
         };
         game.begin_search();
@@ -199,8 +219,41 @@ impl SelfplayGame {
         }
         match self.search.game().outcome() {
             Some(outcome) => self.result = Some(GameResult { winner: outcome.winner, reason: outcome.reason.into() }),
-            None => self.begin_search(),
+            None => match self.adjudicated_winner() {
+                Some(winner) if !self.resignation_disabled => {
+                    self.result = Some(GameResult { winner: Some(winner), reason: ReplayEnding::Adjudication })
+                }
+                winner => {
+                    if let Some(winner) = winner {
+                        self.would_have_won.get_or_insert(winner);
+                    }
+                    self.begin_search()
+                }
+            },
         }
+    }
+
+    /// Follows the material lead after a move; the side that has now held `adjudicate_lead`
+    /// for `adjudicate_plies` plies in a row, if any.
+    fn adjudicated_winner(&mut self) -> Option<Color> {
+        if self.config.adjudicate_lead <= 0.0 {
+            return None;
+        }
+        let position = self.search.game().position();
+        let material = Material::of(position.variant().id);
+        let lead = material.balance(position, Color::Black) as f32 / material.mean_start_piece();
+        let ahead = if lead >= self.config.adjudicate_lead {
+            Some(Color::Black)
+        } else if -lead >= self.config.adjudicate_lead {
+            Some(Color::White)
+        } else {
+            None
+        };
+        self.lead = ahead.map(|side| match self.lead {
+            Some((held, plies)) if held == side => (side, plies + 1),
+            _ => (side, 1),
+        });
+        self.lead.filter(|&(_, plies)| plies >= self.config.adjudicate_plies).map(|(side, _)| side)
     }
 
     /// Counts the mover's hopeless evaluations in a row; true once there are enough to resign.
@@ -219,6 +272,11 @@ impl SelfplayGame {
         let result = self.result.expect("finish is called on finished games");
         let game = self.search.game();
         let false_resignation = self.would_have_resigned.map(|side| result.winner != Some(side.opponent()));
+        let adjudication_audit = self.would_have_won.map(|side| match result.winner {
+            Some(winner) if winner == side => AdjudicationAudit::Won,
+            Some(_) => AdjudicationAudit::Lost,
+            None => AdjudicationAudit::Drawn,
+        });
         let record = ReplayGame {
             variant: game.position().variant().name().to_string(),
             start: sfen::write(game.start()),
@@ -228,7 +286,7 @@ impl SelfplayGame {
             seed: self.seed,
             resignation_disabled: self.resignation_disabled,
         };
-        FinishedGame { record, false_resignation }
+        FinishedGame { record, false_resignation, adjudication_audit }
     }
 }
 

@@ -89,6 +89,9 @@ pub struct Summary {
     /// those that side did not lose.
     pub audited_resignations: u64,
     pub false_resignations: u64,
+    /// Audited games (played out) in which a side would have been adjudicated the winner, by
+    /// how that side did: won, drawn, lost.
+    pub audited_adjudications: [u64; 3],
     /// Replay files written.
     pub files: u64,
 }
@@ -107,6 +110,9 @@ impl Summary {
         if let Some(wrong) = finished.false_resignation {
             self.audited_resignations += 1;
             self.false_resignations += wrong as u64;
+        }
+        if let Some(audit) = finished.adjudication_audit {
+            self.audited_adjudications[audit as usize] += 1;
         }
     }
 
