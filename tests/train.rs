@@ -549,6 +549,33 @@ fn the_metrics_give_the_share_of_self_play_games_drawn_at_the_ply_cap() {
     }
 }
 
+/// Games that start with White two major pieces down are adjudicated to Black two plies in:
+/// the metrics give the share of adjudicated games, as the replay files record them.
+#[test]
+fn the_metrics_give_the_share_of_self_play_games_adjudicated() {
+    let openings = Scratch::new("train-adjudication-openings");
+    let path = openings.0.join("openings.txt");
+    std::fs::write(&path, "sfen lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n").unwrap();
+    let (_scratch, run_dir) = train_edited("train-adjudicated-share", 10, |text| {
+        text.replace("resign_audit_fraction = 0.1", "resign_audit_fraction = 0.0").replace(
+            "ply_cap = 40",
+            &format!("ply_cap = 40\nadjudicate_lead = 3.0\nadjudicate_plies = 2\nopenings = {:?}", path.display().to_string()),
+        )
+    });
+    let games: Vec<_> =
+        replay::list_files(&run_dir.join("replay")).unwrap().iter().flat_map(|p| replay::read_file(p).unwrap().games).collect();
+    assert!(!games.is_empty());
+    for game in &games {
+        assert_eq!((game.result.reason, game.result.winner, game.moves.len()), (ReplayEnding::Adjudication, Some(Color::Black), 2));
+    }
+    let metrics = shogi_zero::pipeline::metrics::read(&run_dir).unwrap();
+    let finished: Vec<_> = metrics.iter().filter(|l| l.game_length > 0.0).collect();
+    assert!(!finished.is_empty());
+    for line in finished {
+        assert!(line.adjudicated_share == 1.0 && line.capped_share == 0.0, "{line:?}");
+    }
+}
+
 #[test]
 fn with_gating_on_self_play_uses_only_checkpoints_that_passed_their_gate() {
     let (_scratch, run_dir) = train_edited("train-gating", 20, |text| {

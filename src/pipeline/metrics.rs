@@ -43,6 +43,10 @@ pub struct MetricsLine {
     /// finished): games that no side converted.
     #[serde(default)]
     pub capped_share: f64,
+    /// The share of this interval's self-play games adjudicated to the side with a decisive
+    /// material lead (`[selfplay] adjudicate_lead`; 0 when none finished).
+    #[serde(default)]
+    pub adjudicated_share: f64,
     /// Network evaluations per second of self-play in this interval.
     pub evaluations_per_s: f64,
     /// Training positions in the replay window.
@@ -113,10 +117,14 @@ pub fn plot(run_dir: &Path, title: &str) -> Result<Vec<PathBuf>, PlotError> {
     let finished: Vec<&MetricsLine> = lines.iter().filter(|l| l.game_length > 0.0).collect();
     let played = finished.iter().map(|l| (l.step as f64, l.game_length)).collect();
     let capped = finished.iter().map(|l| (l.step as f64, 100.0 * l.capped_share)).collect();
-    LineChart::new(format!("{title}: self-play"), "training step", "plies per game; % of games")
+    let mut chart = LineChart::new(format!("{title}: self-play"), "training step", "plies per game; % of games")
         .series("game length", played)
-        .series("games drawn at the ply cap, %", capped)
-        .write_png(&selfplay)?;
+        .series("games drawn at the ply cap, %", capped);
+    if finished.iter().any(|l| l.adjudicated_share > 0.0) {
+        let adjudicated = finished.iter().map(|l| (l.step as f64, 100.0 * l.adjudicated_share)).collect();
+        chart = chart.series("games adjudicated, %", adjudicated);
+    }
+    chart.write_png(&selfplay)?;
     let mut charts = vec![losses, selfplay];
     let gated: Vec<(f64, f64)> = lines.iter().filter_map(|l| Some((l.step as f64, l.gate_score?))).collect();
     if !gated.is_empty() {

@@ -387,8 +387,9 @@ struct Interval {
     started: Option<Instant>,
     games: u64,
     plies: u64,
-    /// Games drawn at the ply cap.
+    /// Games drawn at the ply cap, and games adjudicated.
     capped: u64,
+    adjudicated: u64,
     evaluations: u64,
     /// Replay files refused by the window's checks.
     rejected: u64,
@@ -422,7 +423,8 @@ impl Loop<'_> {
         let games = self.counters.games.load(Ordering::Relaxed);
         let plies = self.counters.game_plies.load(Ordering::Relaxed);
         let capped = self.counters.capped_games.load(Ordering::Relaxed);
-        let mut interval = Interval { started: Some(Instant::now()), games, plies, capped, ..Interval::default() };
+        let adjudicated = self.counters.adjudicated_games.load(Ordering::Relaxed);
+        let mut interval = Interval { started: Some(Instant::now()), games, plies, capped, adjudicated, ..Interval::default() };
         let mut last_refresh = Instant::now() - Duration::from_secs(60);
         let mut checkpoint = checkpoint::read_metadata(run_dir)?.0;
         let elapsed = |session_start: Instant| elapsed_before + session_start.elapsed().as_secs_f64();
@@ -572,6 +574,7 @@ impl Loop<'_> {
             self.counters.games.fetch_add(refresh.new_games as u64, Ordering::Relaxed);
             self.counters.game_plies.fetch_add(refresh.new_plies as u64, Ordering::Relaxed);
             self.counters.capped_games.fetch_add(refresh.new_capped as u64, Ordering::Relaxed);
+            self.counters.adjudicated_games.fetch_add(refresh.new_adjudicated as u64, Ordering::Relaxed);
             self.counters.plies.fetch_add(refresh.new_plies as u64, Ordering::Relaxed);
         }
         Ok(())
@@ -590,6 +593,7 @@ impl Loop<'_> {
         let games = self.counters.games.load(Ordering::Relaxed);
         let plies = self.counters.game_plies.load(Ordering::Relaxed);
         let capped = self.counters.capped_games.load(Ordering::Relaxed);
+        let adjudicated = self.counters.adjudicated_games.load(Ordering::Relaxed);
         let positions = self.counters.plies.load(Ordering::Relaxed);
         let mut state = TrainerState {
             step,
@@ -626,6 +630,9 @@ impl Loop<'_> {
         }
         let n = interval.steps.max(1) as f64;
         let auxiliary = |weight: f64, sum: f64| (weight > 0.0).then_some(sum / n);
+        // A count's share of the interval's finished games (0 when none finished).
+        let finished = games.saturating_sub(interval.games);
+        let share = |count: u64| if finished > 0 { count as f64 / finished as f64 } else { 0.0 };
         let line = MetricsLine {
             step,
             elapsed_s,
@@ -641,8 +648,9 @@ impl Loop<'_> {
             samples_per_s: (interval.steps * config.train.batch_size as u64) as f64 / interval.training.as_secs_f64().max(1e-9),
             selfplay_games: games,
             selfplay_positions: positions,
-            game_length: if games > interval.games { (plies - interval.plies) as f64 / (games - interval.games) as f64 } else { 0.0 },
-            capped_share: if games > interval.games { (capped - interval.capped) as f64 / (games - interval.games) as f64 } else { 0.0 },
+            game_length: share(plies - interval.plies),
+            capped_share: share(capped - interval.capped),
+            adjudicated_share: share(adjudicated - interval.adjudicated),
             evaluations_per_s: (evaluations - interval.evaluations) as f64 / seconds,
             window_positions: self.window.len(),
             gate_score: decision.as_ref().and_then(|d| d.score),
@@ -679,7 +687,7 @@ impl Loop<'_> {
                 log(self.progress, &message);
             }
         }
-        *interval = Interval { started: Some(Instant::now()), games, plies, capped, evaluations, ..Interval::default() };
+        *interval = Interval { started: Some(Instant::now()), games, plies, capped, adjudicated, evaluations, ..Interval::default() };
         if let (true, Some(model)) = (promoted, self.model) {
             let (network, id) = Model::load_network(&path, config.variant, &config.inference)?;
             // Self-play has stopped only if it failed; its error is reported by `train`.

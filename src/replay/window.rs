@@ -40,6 +40,7 @@ use crate::rules::GameContext;
 use crate::rules::{Color, Move, Position, VariantId};
 
 use super::format::{list_files, read_file_with, PlyTargets, ReplayError};
+use super::record::ReplayEnding;
 
 /// The window's settings.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -158,8 +159,9 @@ pub struct Refresh {
     /// (those that add to the reuse cap's positions).
     pub new_games: usize,
     pub new_plies: usize,
-    /// Of those games, the ones drawn at the ply cap.
+    /// Of those games, the ones drawn at the ply cap, and the ones adjudicated.
     pub new_capped: usize,
+    pub new_adjudicated: usize,
     /// Training positions dropped, oldest games first, to keep the window's size.
     pub positions_dropped: usize,
     /// Files refused as invalid; they are not tried again.
@@ -172,6 +174,8 @@ struct WindowGame {
     winner: Option<Color>,
     /// Whether the game ended at its ply cap.
     capped: bool,
+    /// Whether self-play adjudicated the game.
+    adjudicated: bool,
     /// Plies in the whole game.
     length: usize,
     /// Its training positions in the window.
@@ -328,6 +332,7 @@ impl ReplayWindow {
                 report.new_games += file.games.len();
                 report.new_plies += file.games.iter().map(|(game, _)| game.length).sum::<usize>();
                 report.new_capped += file.games.iter().filter(|(game, _)| game.capped).count();
+                report.new_adjudicated += file.games.iter().filter(|(game, _)| game.adjudicated).count();
             }
             report.positions_loaded += self.append(file);
         }
@@ -366,6 +371,7 @@ impl ReplayWindow {
                     source: SampleSource { file: file_name.clone(), game: index + 1 },
                     winner: record.result.winner,
                     capped: record.result.at_ply_cap(),
+                    adjudicated: record.result.reason == ReplayEnding::Adjudication,
                     length: record.moves.len(),
                     positions: trace.entries.len(),
                     material: trace.material.into(),

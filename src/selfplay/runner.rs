@@ -16,7 +16,7 @@ use super::game::{FinishedGame, SelfplayGame, Step};
 use crate::mcts::{EvaluatorError, Model, SearchConfig};
 use crate::nn::Network;
 use crate::openings::{read_openings, OpeningError};
-use crate::replay::{self, ReplayError, ReplayGame};
+use crate::replay::{self, ReplayEnding, ReplayError, ReplayGame};
 use crate::rules::{Color, Game, GameRules, Position, VariantId};
 use crate::splitmix;
 
@@ -67,6 +67,8 @@ pub struct Counters {
     pub game_plies: AtomicU64,
     /// Finished games drawn at the ply cap.
     pub capped_games: AtomicU64,
+    /// Finished games adjudicated ([`SelfplayConfig::adjudicate_lead`]).
+    pub adjudicated_games: AtomicU64,
     /// Plies played, unfinished games included.
     pub plies: AtomicU64,
     pub evaluations: AtomicU64,
@@ -303,6 +305,9 @@ impl Shared<'_> {
                             self.counters.game_plies.fetch_add(done.record.moves.len() as u64, Ordering::Relaxed);
                             if done.record.result.at_ply_cap() {
                                 self.counters.capped_games.fetch_add(1, Ordering::Relaxed);
+                            }
+                            if done.record.result.reason == ReplayEnding::Adjudication {
+                                self.counters.adjudicated_games.fetch_add(1, Ordering::Relaxed);
                             }
                             // The collector has gone only if it failed; its error is reported.
                             let _ = finished.send(done);
