@@ -1,10 +1,10 @@
 //! One self-play game: searches move after move (full or fast, playout-cap randomisation),
 //! picks moves with the temperature schedule, resigns lost games and adjudicates won ones
-//! (except in audited games) and keeps the record the trainer will read. In a league game one side is an earlier network of
-//! the run: its moves are played from searches of their own and are not training targets. In a
-//! searcher game one side is the material searcher ([`MaterialSearch`]): its moves are not
-//! targets either, and the network evaluates only the position it moves from (for the root
-//! values the trainer's short-term targets read).
+//! (except in audited games) and keeps the record the trainer will read. In a league game one
+//! side is an earlier network of the run: its moves are played from searches of their own and
+//! are not training targets. In a searcher game one side is the material searcher
+//! ([`MaterialSearch`]): its moves are not targets either, and the network evaluates only the
+//! position it moves from (for the root values the trainer's short-term targets read).
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -69,7 +69,7 @@ pub struct FinishedGame {
 }
 
 /// How an audited game, played out, ended for the side that would have been adjudicated the
-/// winner.
+/// winner (in this order, the index of [`crate::selfplay::Summary::audited_adjudications`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum AdjudicationAudit {
     Won,
