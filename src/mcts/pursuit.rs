@@ -22,7 +22,7 @@ const HUNTERS: usize = 4;
 /// Positive when the side to move is ahead, negative when its opponent is.
 pub fn pursuit(pos: &Position) -> f32 {
     let material = Material::of(pos.variant().id);
-    let lead = material.evaluate(pos) as f32 / material.mean_start_piece();
+    let lead = material.lead(pos, pos.side_to_move());
     if lead.abs() < DECISIVE_LEAD {
         return 0.0;
     }

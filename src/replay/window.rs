@@ -40,7 +40,7 @@ use crate::rules::GameContext;
 use crate::rules::{Color, Move, Position, VariantId};
 
 use super::format::{list_files, read_file_with, PlyTargets, ReplayError};
-use super::record::ReplayEnding;
+use super::record::{GameResult, ReplayEnding};
 
 /// The window's settings.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -171,11 +171,7 @@ pub struct Refresh {
 /// A game with positions in the window.
 struct WindowGame {
     source: SampleSource,
-    winner: Option<Color>,
-    /// Whether the game ended at its ply cap.
-    capped: bool,
-    /// Whether self-play adjudicated the game.
-    adjudicated: bool,
+    result: GameResult,
     /// Plies in the whole game.
     length: usize,
     /// Its training positions in the window.
@@ -192,9 +188,9 @@ impl WindowGame {
     /// for a game cut off by the ply cap when `ply_cap_material_scale` is above 0, the material
     /// balance at its end (in units of `strongest`) over that scale, through a `tanh`.
     fn outcome_for_black(&self, ply_cap_material_scale: f32, strongest: f32) -> f32 {
-        match self.winner {
+        match self.result.winner {
             Some(winner) => sign(winner),
-            None if self.capped && ply_cap_material_scale > 0.0 => {
+            None if self.result.at_ply_cap() && ply_cap_material_scale > 0.0 => {
                 (self.material[self.length] as f32 / strongest / ply_cap_material_scale).tanh()
             }
             None => 0.0,
@@ -331,8 +327,8 @@ impl ReplayWindow {
             if self.counts(&file.name) {
                 report.new_games += file.games.len();
                 report.new_plies += file.games.iter().map(|(game, _)| game.length).sum::<usize>();
-                report.new_capped += file.games.iter().filter(|(game, _)| game.capped).count();
-                report.new_adjudicated += file.games.iter().filter(|(game, _)| game.adjudicated).count();
+                report.new_capped += file.games.iter().filter(|(game, _)| game.result.at_ply_cap()).count();
+                report.new_adjudicated += file.games.iter().filter(|(game, _)| game.result.reason == ReplayEnding::Adjudication).count();
             }
             report.positions_loaded += self.append(file);
         }
@@ -369,9 +365,7 @@ impl ReplayWindow {
             .map(|(index, (record, trace))| {
                 let game = WindowGame {
                     source: SampleSource { file: file_name.clone(), game: index + 1 },
-                    winner: record.result.winner,
-                    capped: record.result.at_ply_cap(),
-                    adjudicated: record.result.reason == ReplayEnding::Adjudication,
+                    result: record.result,
                     length: record.moves.len(),
                     positions: trace.entries.len(),
                     material: trace.material.into(),

@@ -85,6 +85,11 @@ impl Material {
         score
     }
 
+    /// [`Material::balance`] in mean pieces of the start position ([`Material::mean_start_piece`]).
+    pub fn lead(&self, pos: &Position, us: Color) -> f32 {
+        self.balance(pos, us) as f32 / self.mean_start_piece
+    }
+
     /// Material in `us`'s hand minus in the opponent's.
     pub fn hand_balance(&self, pos: &Position, us: Color) -> i32 {
         let them = us.opponent();

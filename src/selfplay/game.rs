@@ -240,8 +240,7 @@ impl SelfplayGame {
             return None;
         }
         let position = self.search.game().position();
-        let material = Material::of(position.variant().id);
-        let lead = material.balance(position, Color::Black) as f32 / material.mean_start_piece();
+        let lead = Material::of(position.variant().id).lead(position, Color::Black);
         let ahead = if lead >= self.config.adjudicate_lead {
             Some(Color::Black)
         } else if -lead >= self.config.adjudicate_lead {
