@@ -54,7 +54,8 @@ fn samples(count: usize) -> Vec<TrainingSample> {
             context: GameContext::of(&game),
             policy: vec![(moves[0], 0.75), (moves[moves.len() - 1], 0.25)],
             wdl: if won { [1.0, 0.0, 0.0] } else { [0.0, 0.0, 1.0] },
-            moves_left: 30.0,
+            // Every third sample's game was cut off by the ply cap.
+            moves_left: (out.len() % 3 != 0).then_some(30.0),
             opponent_policy: (won && !replies.is_empty())
                 .then(|| OpponentPolicy { side: next.position().side_to_move(), policy: vec![(replies[0], 1.0)] }),
             material: [0.5 * sign, sign],
@@ -96,6 +97,7 @@ fn a_batch_holds_each_sample_as_encoded_alone() {
     let weight = Vec::<f32>::try_from(&batch.policy_weight).unwrap();
     let wdl = Vec::<f32>::try_from(batch.wdl.flatten(0, -1)).unwrap();
     let moves_left = Vec::<f32>::try_from(&batch.moves_left).unwrap();
+    let moves_left_mask = Vec::<f32>::try_from(&batch.moves_left_mask).unwrap();
     let mut alone = vec![0.0; encoder.len()];
     let (mut expected_index, mut expected_weight) = (Vec::new(), Vec::new());
     for (i, sample) in samples.iter().enumerate() {
@@ -107,7 +109,7 @@ fn a_batch_holds_each_sample_as_encoded_alone() {
             expected_weight.push(w);
         }
         assert_eq!(&wdl[3 * i..3 * i + 3], &sample.wdl[..]);
-        assert_eq!(moves_left[i], sample.moves_left);
+        assert_eq!((moves_left[i], moves_left_mask[i]), sample.moves_left.map_or((0.0, 0.0), |plies| (plies, 1.0)));
     }
     assert_eq!((index, weight), (expected_index, expected_weight));
     assert_eq!(batch.size, 40);
@@ -259,6 +261,33 @@ fn losses_fall_on_a_batch_the_network_can_fit() {
         assert!(last.moves_left < first.moves_left, "{kind:?}: moves left {} -> {}", first.moves_left, last.moves_left);
         assert!(first.gradient_norm > 0.0 && last.total.is_finite());
     }
+}
+
+/// The moves-left loss is the mean over the samples whose game ended: samples of games cut off
+/// by the ply cap, whatever their position, change nothing, and a batch of them alone has none.
+#[test]
+fn the_moves_left_loss_leaves_out_games_cut_off_by_the_ply_cap() {
+    // Each position twice, so that the same predictions meet the targets of both copies.
+    let positions: Vec<TrainingSample> = samples(16).into_iter().flat_map(|s| [s.clone(), s]).collect();
+    let with_second = |moves_left: Option<f32>| -> Vec<TrainingSample> {
+        let mut out = positions.clone();
+        for (i, sample) in out.iter_mut().enumerate() {
+            sample.moves_left = if i % 2 == 0 { Some(30.0) } else { moves_left };
+        }
+        out
+    };
+    let first_loss = |samples: &[TrainingSample]| {
+        let batch = BatchBuilder::new(Encoder::new(SHOGI.variant())).build(samples).unwrap();
+        let config = train_config(OptimizerKind::Sgd);
+        Trainer::new(tiny_network(), Optimizer::new(&config), config, 0).unwrap().train_step(&batch, 0.0).moves_left
+    };
+    let all_ended = first_loss(&with_second(Some(30.0)));
+    let half_capped = first_loss(&with_second(None));
+    let half_long = first_loss(&with_second(Some(1000.0)));
+    assert!(all_ended > 0.0 && (half_capped - all_ended).abs() < 1e-6 * all_ended, "{half_capped} against {all_ended}");
+    assert!(half_long > 2.0 * all_ended, "a counted target changes the loss: {half_long} against {all_ended}");
+    let all_capped: Vec<TrainingSample> = positions.iter().map(|s| TrainingSample { moves_left: None, ..s.clone() }).collect();
+    assert_eq!(first_loss(&all_capped), 0.0);
 }
 
 /// A batch whose target is not finite (as a teacher bug once made) is skipped: the trained

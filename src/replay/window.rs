@@ -110,8 +110,9 @@ pub struct TrainingSample {
     /// moved toward a win or a loss, [`TargetConfig::ply_cap_material_scale`]), mixed with the
     /// search's root value by [`TargetConfig::value_root_mix`].
     pub wdl: [f32; 3],
-    /// Plies from this position to the end of the game.
-    pub moves_left: f32,
+    /// Plies from this position to the end of the game; none in a game cut off by the ply cap,
+    /// whose length is not known.
+    pub moves_left: Option<f32>,
     /// The policy target of the opponent's reply: the next ply's, when it got a full search.
     pub opponent_policy: Option<OpponentPolicy>,
     /// The material balance for the side to move, in units of the strongest piece
@@ -499,7 +500,7 @@ impl ReplayWindow {
             context: entry.context,
             policy: entry.policy.to_vec(),
             wdl,
-            moves_left: (game.length - ply) as f32,
+            moves_left: (!game.result.at_ply_cap()).then(|| (game.length - ply) as f32),
             opponent_policy,
             material,
             short_term_value,

@@ -22,8 +22,10 @@ pub struct Batch {
     pub policy_weight: Tensor,
     /// `[B, 3]` win/draw/loss targets for the side to move.
     pub wdl: Tensor,
-    /// `[B]` plies left in the game.
+    /// `[B]` plies left in the game (0 where the sample has no such target) ...
     pub moves_left: Tensor,
+    /// ... and `[B]` 1 for the samples that have one, 0 for those of games cut off by the ply cap.
+    pub moves_left_mask: Tensor,
     /// Flat indices `b * policy_size + move index` of the opponent's reply targets' moves
     /// (indexed for the side that replies) ...
     pub opponent_policy_index: Tensor,
@@ -83,7 +85,8 @@ impl BatchBuilder {
         let reply_weights: Vec<f32> = replies.flat_map(|reply| reply.policy.iter().map(|&(_, w)| w)).collect();
         let reply_mask = Array1::from_iter(samples.iter().map(|s| if s.opponent_policy.is_some() { 1.0f32 } else { 0.0 }));
         let wdl = Array2::from_shape_fn((b, 3), |(i, k)| samples[i].wdl[k]);
-        let moves_left = Array1::from_iter(samples.iter().map(|s| s.moves_left));
+        let moves_left = Array1::from_iter(samples.iter().map(|s| s.moves_left.unwrap_or(0.0)));
+        let moves_left_mask = Array1::from_iter(samples.iter().map(|s| if s.moves_left.is_some() { 1.0f32 } else { 0.0 }));
         let material = Array2::from_shape_fn((b, 2), |(i, k)| samples[i].material[k]);
         let short_term_value = Array1::from_iter(samples.iter().map(|s| s.short_term_value));
         Ok(Batch {
@@ -92,6 +95,7 @@ impl BatchBuilder {
             policy_weight: Tensor::from_slice(&weights),
             wdl: tensor(&wdl),
             moves_left: tensor(&moves_left),
+            moves_left_mask: tensor(&moves_left_mask),
             opponent_policy_index: Tensor::from_slice(&reply_index.concat()),
             opponent_policy_weight: Tensor::from_slice(&reply_weights),
             opponent_policy_mask: tensor(&reply_mask),

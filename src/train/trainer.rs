@@ -153,7 +153,11 @@ impl Trainer {
         let value = -(log_wdl * batch.wdl.to_device(device)).sum(Kind::Float) / b;
         let predicted = output.moves_left.to_kind(Kind::Float) / MOVES_LEFT_UNIT;
         let target = batch.moves_left.to_device(device) / MOVES_LEFT_UNIT;
-        let moves_left = predicted.huber_loss(&target, Reduction::Mean, 1.0);
+        // Only the samples of games that ended count: a game cut off by the ply cap says
+        // nothing about how long it would have lasted.
+        let mask = batch.moves_left_mask.to_device(device);
+        let moves_left =
+            (predicted.huber_loss(&target, Reduction::None, 1.0) * &mask).sum(Kind::Float) / mask.sum(Kind::Float).clamp_min(1.0);
         let weighted = |weight: f64| auxiliary.as_ref().filter(|_| weight > 0.0);
         let opponent_policy = weighted(config.opponent_policy_weight).map(|aux| {
             let samples = batch.opponent_policy_mask.to_device(device).sum(Kind::Float).clamp_min(1.0);
