@@ -553,8 +553,41 @@ fn check_records(dir: &Path, id: VariantId, ply_cap: u32) -> Vec<MatchGame> {
         if !r.adjudicated {
             assert_eq!(game.outcome().map(|o| o.winner), Some(r.winner()), "game {}", r.game);
         }
+        // Black's material lead in the last position, in mean start pieces, to two decimals.
+        let lead = f64::from(Material::of(id).lead(game.position(), Color::Black));
+        let recorded = r.black_lead.unwrap_or_else(|| panic!("game {} records no material lead", r.game));
+        assert!((recorded - lead).abs() <= 0.005 + 1e-9, "game {}: {recorded} against {lead}", r.game);
+        assert_eq!(r.lead_of(Color::White), Some(-recorded));
     }
     records
+}
+
+/// A match whose games reach the ply cap counts, for each player, the capped games it ended a
+/// mean start piece or more ahead, from the recorded material leads.
+#[test]
+fn games_drawn_at_the_ply_cap_count_the_player_ahead() {
+    let scratch = Scratch::new("arena-ply-cap-leads");
+    let out = scratch.0.join("match");
+    let mut cfg = config(SHOGI, 6);
+    cfg.rules.ply_cap = 24;
+    cfg.openings = Openings::random(2);
+    cfg.out = Some(out.clone());
+    let report = run_match(&cfg, [make("alphabeta:1", SHOGI), make("random", SHOGI)]).unwrap();
+    let records = check_records(&out, SHOGI, 24);
+    let summary = &report.summary;
+    assert_eq!(summary.at_ply_cap as usize, records.iter().filter(|r| r.reached_ply_cap()).count());
+    for (player, entry) in summary.players.iter().enumerate() {
+        let ahead = records
+            .iter()
+            .filter(|r| r.reached_ply_cap())
+            .filter(|r| r.lead_of(if r.black_player == player { Color::Black } else { Color::White }).unwrap() >= 1.0)
+            .count();
+        assert_eq!(entry.ahead_at_ply_cap as usize, ahead, "player {player}");
+    }
+    // The searcher takes what the random player leaves hanging: it ends capped games ahead.
+    assert!(summary.players[0].ahead_at_ply_cap > 0 && summary.players[1].ahead_at_ply_cap == 0, "{summary:?}");
+    let results: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    assert_eq!(results["players"][0]["ahead_at_ply_cap"], summary.players[0].ahead_at_ply_cap);
 }
 
 #[test]

@@ -13,8 +13,9 @@ use serde::{Deserialize, Serialize};
 use super::stats::{EloEstimate, Sprt, SprtStatus, Wdl};
 use super::ArenaError;
 use crate::files::write_atomic;
+use crate::rules::material::Material;
 use crate::rules::notation::csa::{self, CsaEnd};
-use crate::rules::{Color, EndReason, Move, Position};
+use crate::rules::{Color, EndReason, Game, Move, Position};
 
 /// How a game ended: by the rules, or by a player's failure (resignation, illegal move, time
 /// out, crash, protocol error), which loses the game for that player.
@@ -93,7 +94,7 @@ fn rules_reason_text(reason: EndReason) -> String {
 }
 
 /// One game of a match, as a line of `games.jsonl`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MatchGame {
     /// Game number, from 1.
     pub game: u32,
@@ -114,6 +115,11 @@ pub struct MatchGame {
     pub reason: String,
     /// Whether a player's failure decided the game rather than the rules.
     pub adjudicated: bool,
+    /// Black's material lead over White in the last position (negative when White leads), in
+    /// mean pieces of the start position, board and hands ([`final_black_lead`]); absent from
+    /// records written without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub black_lead: Option<f64>,
 }
 
 impl MatchGame {
@@ -126,6 +132,19 @@ impl MatchGame {
     pub fn winner(&self) -> Option<Color> {
         winner_of_result(&self.result)
     }
+
+    /// The material lead of the player who had `color`, from [`MatchGame::black_lead`].
+    pub fn lead_of(&self, color: Color) -> Option<f64> {
+        self.black_lead.map(|lead| if color == Color::Black { lead } else { -lead })
+    }
+}
+
+/// Black's material lead in the current position of `game`, in mean pieces of the start
+/// position ([`Material::lead`]), to two decimals.
+pub fn final_black_lead(game: &Game) -> f64 {
+    let position = game.position();
+    let lead = Material::of(position.variant().id).lead(position, Color::Black);
+    (f64::from(lead) * 100.0).round() / 100.0
 }
 
 /// The winner named by a result text, Black first (`1-0`, `0-1`); none for a draw or anything
@@ -150,7 +169,14 @@ pub struct PlayerSummary {
     pub by_play: Wdl,
     /// Points: wins plus half the draws.
     pub points: f64,
+    /// Games drawn at the ply cap that this player ended ahead by a mean start piece or more
+    /// ([`MatchGame::black_lead`]): won positions it did not finish.
+    pub ahead_at_ply_cap: u32,
 }
+
+/// The material lead, in mean start pieces, at which a game drawn at the ply cap counts as
+/// one a player ended ahead ([`PlayerSummary::ahead_at_ply_cap`]).
+pub const AHEAD_AT_PLY_CAP: f64 = 1.0;
 
 /// An SPRT with where it stood at the end.
 #[derive(Clone, Debug, PartialEq, Serialize)]

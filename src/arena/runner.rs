@@ -297,6 +297,8 @@ fn tally(summary: &mut MatchSummary, record: &MatchGame, sprt: Option<Sprt>) {
             Color::White => entry.as_white.add(won),
         }
         entry.points = entry.total.points();
+        let ahead = record.lead_of(color).is_some_and(|lead| lead >= records::AHEAD_AT_PLY_CAP);
+        entry.ahead_at_ply_cap += (record.reached_ply_cap() && ahead) as u32;
     }
     summary.games += 1;
     summary.adjudicated += record.adjudicated as u32;
@@ -375,6 +377,7 @@ fn play_indexed_game(
         result: ending.result_text().to_string(),
         reason: ending.reason_text(),
         adjudicated: matches!(ending, MatchEnding::Failure { .. }),
+        black_lead: Some(records::final_black_lead(&game)),
     };
     Ok(Finished { record, csa })
 }

@@ -10,6 +10,7 @@ use std::time::Duration;
 use anyhow::{bail, ensure, Context};
 use clap::{Args, Subcommand};
 
+use crate::arena::records::AHEAD_AT_PLY_CAP;
 use crate::arena::stats::SprtDecision;
 use crate::arena::{factory, run_ladder, run_match, Budget, LadderConfig, MatchConfig, PlayerFactory, PlayerSpec, Sprt};
 use crate::nn::checkpoint;
@@ -197,6 +198,13 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<ExitCode> {
         )?;
         if summary.adjudicated > 0 {
             writeln!(out, "{:<width$}  by play (adjudicated games left out): {}", "", p.by_play)?;
+        }
+        if summary.at_ply_cap > 0 {
+            writeln!(
+                out,
+                "{:<width$}  ahead by {AHEAD_AT_PLY_CAP} mean start piece or more at the ply cap: {} of {}",
+                "", p.ahead_at_ply_cap, summary.at_ply_cap
+            )?;
         }
     }
     if let Some(elo) = &summary.elo {

@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use crate::arena::records::{FailureKind, MatchEnding, MatchGame};
+use crate::arena::records::{self, FailureKind, MatchEnding, MatchGame};
 use crate::files::write_atomic;
 use crate::rules::notation::coord;
 use crate::rules::{Color, Game};
@@ -70,6 +70,7 @@ pub fn json(game: &Game, names: [&str; 2], ending: Option<&MatchEnding>) -> Stri
         result: ending.map_or("*", MatchEnding::result_text).to_string(),
         reason: ending.map_or_else(|| "unfinished".to_string(), MatchEnding::reason_text),
         adjudicated: matches!(ending, Some(MatchEnding::Failure { .. })),
+        black_lead: ending.map(|_| records::final_black_lead(game)),
     };
     format!("{}\n", serde_json::to_string(&record).expect("a game record serialises"))
 }
