@@ -562,16 +562,22 @@ fn check_records(dir: &Path, id: VariantId, ply_cap: u32) -> Vec<MatchGame> {
     records
 }
 
+/// A shogi match of `games` from random 2-ply openings under `ply_cap`, its files in `out`.
+fn recorded_shogi_match(out: &Path, games: u32, ply_cap: u32) -> MatchConfig {
+    let mut cfg = config(SHOGI, games);
+    cfg.rules.ply_cap = ply_cap;
+    cfg.openings = Openings::random(2);
+    cfg.out = Some(out.to_path_buf());
+    cfg
+}
+
 /// A match whose games reach the ply cap counts, for each player, the capped games it ended a
 /// mean start piece or more ahead, from the recorded material leads.
 #[test]
 fn games_drawn_at_the_ply_cap_count_the_player_ahead() {
     let scratch = Scratch::new("arena-ply-cap-leads");
     let out = scratch.0.join("match");
-    let mut cfg = config(SHOGI, 6);
-    cfg.rules.ply_cap = 24;
-    cfg.openings = Openings::random(2);
-    cfg.out = Some(out.clone());
+    let cfg = recorded_shogi_match(&out, 6, 24);
     let report = run_match(&cfg, [make("alphabeta:1", SHOGI), make("random", SHOGI)]).unwrap();
     let records = check_records(&out, SHOGI, 24);
     let summary = &report.summary;
@@ -594,10 +600,7 @@ fn games_drawn_at_the_ply_cap_count_the_player_ahead() {
 fn results_and_records_are_written() {
     let scratch = Scratch::new("arena-files");
     let out = scratch.0.join("match");
-    let mut cfg = config(SHOGI, 4);
-    cfg.rules.ply_cap = 80;
-    cfg.openings = Openings::random(2);
-    cfg.out = Some(out.clone());
+    let mut cfg = recorded_shogi_match(&out, 4, 80);
     cfg.sprt = Some("0,50,0.05,0.05".parse().unwrap());
     let report = run_match(&cfg, [make("alphabeta:2", SHOGI), make("random", SHOGI)]).unwrap();
     let results: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
