@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 use shogi_zero::material_search::MaterialSearch;
 use shogi_zero::mcts::config::QUIESCENCE_PLIES;
 use shogi_zero::mcts::mate::find_mate;
-use shogi_zero::mcts::pursuit::pursuit;
+use shogi_zero::mcts::pursuit::{pursuit, DECISIVE_LEAD};
 use shogi_zero::mcts::tree::{NodeState, ROOT};
 use shogi_zero::mcts::{Engine, Evaluator, EvaluatorError, Limits, RootSelection, Search, SearchConfig, UniformEvaluator};
 use shogi_zero::nn::Evaluation;
@@ -599,19 +599,27 @@ fn chu_far_ahead(rook: &str, side: &str) -> Game {
 #[test]
 fn the_pursuit_score_counts_a_decisive_lead_and_grows_as_the_side_ahead_closes_in() {
     // No lead, or a lead of one piece: no score.
-    assert_eq!(pursuit(&Position::start(VariantId::CHU_SHOGI)), 0.0);
+    assert_eq!(pursuit(&Position::start(VariantId::CHU_SHOGI), DECISIVE_LEAD), 0.0);
     let id = VariantId::CHU_SHOGI;
     let one_up = board(id, &[("6a", "k"), ("12a", "g"), ("1l", "K"), ("8l", "G"), ("7l", "G")], "b", "-");
-    assert_eq!(pursuit(game(id, &one_up).position()), 0.0);
+    assert_eq!(pursuit(game(id, &one_up).position(), DECISIVE_LEAD), 0.0);
     // Far ahead: positive for the side ahead to move, the same negated for the side behind.
-    let far = pursuit(chu_far_ahead("12k", "b").position());
+    let far = pursuit(chu_far_ahead("12k", "b").position(), DECISIVE_LEAD);
     assert!(far > 0.0 && far <= 1.0, "{far}");
-    assert_eq!(pursuit(chu_far_ahead("12k", "w").position()), -far);
+    assert_eq!(pursuit(chu_far_ahead("12k", "w").position(), DECISIVE_LEAD), -far);
     // A rook two steps from the king, covering its squares, scores higher than one far off.
-    let near = pursuit(chu_far_ahead("6c", "b").position());
+    let near = pursuit(chu_far_ahead("6c", "b").position(), DECISIVE_LEAD);
     assert!(near > far + 0.1, "near {near}, far {far}");
     // A rook next to the king stays within the bounds.
-    assert!(pursuit(chu_far_ahead("5b", "b").position()) <= 1.0);
+    assert!(pursuit(chu_far_ahead("5b", "b").position(), DECISIVE_LEAD) <= 1.0);
+    // The threshold (`pursuit_lead`) decides: a lead counts from it on, not below it.
+    let position = chu_far_ahead("12k", "b").position().clone();
+    let lead = Material::of(id).lead(&position, Color::Black);
+    assert!(lead > DECISIVE_LEAD, "{lead}");
+    assert_eq!(pursuit(&position, lead), far);
+    assert_eq!(pursuit(&position, lead + 0.01), 0.0);
+    let error = SearchConfig { pursuit_lead: 0.0, ..SearchConfig::default() }.validate().unwrap_err().to_string();
+    assert!(error.contains("pursuit_lead"), "{error}");
 }
 
 #[test]
@@ -635,15 +643,15 @@ fn the_pursuit_utility_moves_a_value_toward_the_bound_of_the_side_ahead() {
 fn a_search_with_the_pursuit_utility_closes_in_where_its_values_are_even() {
     let g = chu_far_ahead("12k", "b");
     let position = g.position().clone();
-    let before = pursuit(&position);
+    let before = pursuit(&position, DECISIVE_LEAD);
     let after = |w: f32| {
         let mut search = Search::new(g.clone(), SearchConfig { pursuit_utility: w, ..config(RootSelection::Puct) });
         run(&mut search, 400, false, 5);
         let best = search.best_move().unwrap();
         // The score of the position after the move, for the side that made it.
-        -pursuit(&position.after(best).unwrap())
+        -pursuit(&position.after(best).unwrap(), DECISIVE_LEAD)
     };
-    let most = g.legal_moves().iter().map(|&m| -pursuit(&position.after(m).unwrap())).fold(f32::MIN, f32::max);
+    let most = g.legal_moves().iter().map(|&m| -pursuit(&position.after(m).unwrap(), DECISIVE_LEAD)).fold(f32::MIN, f32::max);
     let (pursued, unaided) = (after(1.0), after(0.0));
     assert!(pursued > before && pursued == most, "before {before}, after {pursued}, the most a move gives {most}");
     assert!(unaided < pursued, "without the utility: {unaided}");

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::mate::MAX_MATE_PLIES;
+use super::pursuit::DECISIVE_LEAD;
 use crate::invalid_field::InvalidField;
 
 /// Capture-only plies of the quiescence search behind [`SearchConfig::capture_utility`].
@@ -111,13 +112,17 @@ pub struct SearchConfig {
     /// ([`SearchConfig::for_play`]).
     pub material_guard: bool,
     /// Weight, 0 to 1, of the pursuit score ([`super::pursuit`]) in a leaf's value: where one
-    /// side leads by [`super::pursuit::DECISIVE_LEAD`] mean pieces or more, the network's value v
+    /// side leads by [`SearchConfig::pursuit_lead`] mean pieces or more, the network's value v
     /// of the side ahead moves a share w * p of the way toward a win, for the pursuit score p of
     /// its pieces closing in on the enemy royal pieces (and the side behind toward a loss), so
     /// that a side far ahead makes progress where its network sees every quiet move as equal.
     /// 0 (the default) leaves the value alone; [`PLAY_PURSUIT_UTILITY`] in a player's search
     /// ([`SearchConfig::for_play`]). A hand-written aid, not learned. See [`super::search::leaf`].
     pub pursuit_utility: f32,
+    /// The material lead, in mean pieces of the start position (board and hands), from which
+    /// a side counts as far enough ahead for the pursuit score ([`super::pursuit`]);
+    /// [`super::pursuit::DECISIVE_LEAD`] by default.
+    pub pursuit_lead: f32,
     /// Root moves that recreate a position that occurred earlier in the game are ruled out,
     /// unless every move does. The rules here let a position repeat (chu's fourth occurrence
     /// draws), but HaChu, as the Japanese Chu Shogi Association's rule has the repeating side
@@ -180,6 +185,7 @@ impl Default for SearchConfig {
             capture_utility: 0.0,
             material_guard: false,
             pursuit_utility: 0.0,
+            pursuit_lead: DECISIVE_LEAD,
             repetition_guard: false,
             moves_left_utility: 0.0,
         }
@@ -208,6 +214,7 @@ impl SearchConfig {
         non_negative("forced_playouts_k", self.forced_playouts_k)?;
         non_negative("capture_utility", self.capture_utility)?;
         share("pursuit_utility", self.pursuit_utility)?;
+        positive("pursuit_lead", self.pursuit_lead)?;
         share("moves_left_utility", self.moves_left_utility)?;
         let m = self.gumbel_considered;
         check("gumbel_considered", (1..=4096).contains(&m), "between 1 and 4096", m.to_string())?;

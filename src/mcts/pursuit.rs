@@ -8,22 +8,22 @@ use crate::rules::attacks::AttackMap;
 use crate::rules::material::Material;
 use crate::rules::{Color, Position, Square};
 
-/// The material lead, in mean pieces of the start position ([`Material::mean_start_piece`]),
-/// from which a side counts as decisively ahead.
+/// The default [`super::SearchConfig::pursuit_lead`]: the material lead, in mean pieces of the
+/// start position ([`Material::mean_start_piece`]), from which a side counts as decisively ahead.
 pub const DECISIVE_LEAD: f32 = 4.0;
 
 /// How many of the leading side's pieces, the nearest, count toward its closeness.
 const HUNTERS: usize = 4;
 
 /// The pursuit score of `pos` for its side to move, from -1 to 1: 0 unless one side leads by
-/// [`DECISIVE_LEAD`] or more (board and hands); then, for the side ahead, the mean of two shares,
+/// `decisive_lead` mean start pieces or more (board and hands; [`DECISIVE_LEAD`] by default); then, for the side ahead, the mean of two shares,
 /// each from 0 to 1: how near its [`HUNTERS`] nearest non-royal pieces stand to an enemy royal
 /// piece, and how many of the squares next to and under the enemy royal pieces it attacks.
 /// Positive when the side to move is ahead, negative when its opponent is.
-pub fn pursuit(pos: &Position) -> f32 {
+pub fn pursuit(pos: &Position, decisive_lead: f32) -> f32 {
     let material = Material::of(pos.variant().id);
     let lead = material.lead(pos, pos.side_to_move());
-    if lead.abs() < DECISIVE_LEAD {
+    if lead.abs() < decisive_lead {
         return 0.0;
     }
     let us = pos.side_to_move();

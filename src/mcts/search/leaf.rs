@@ -70,7 +70,7 @@ impl LeafValue {
     /// its node keeps.
     pub(super) fn evaluate(&mut self, config: &SearchConfig, position: &Position, evaluation: &Evaluation) -> (f32, i32) {
         let [win, _, loss] = evaluation.wdl;
-        let pursuit = if config.pursuit_utility > 0.0 { pursuit(position) } else { 0.0 };
+        let pursuit = if config.pursuit_utility > 0.0 { pursuit(position, config.pursuit_lead) } else { 0.0 };
         let value = config.with_pursuit(win - loss, pursuit);
         let material = if config.capture_utility > 0.0 {
             // The searcher makes and unmakes moves; a copy of the leaf (plain data) lends it one.
