@@ -169,8 +169,8 @@ pub struct PlayerSummary {
     pub by_play: Wdl,
     /// Points: wins plus half the draws.
     pub points: f64,
-    /// Games drawn at the ply cap that this player ended ahead by a mean start piece or more
-    /// ([`MatchGame::black_lead`]): won positions it did not finish.
+    /// Games drawn at the ply cap that this player ended ahead by [`AHEAD_AT_PLY_CAP`] mean
+    /// start pieces or more ([`MatchGame::black_lead`]): leads it did not convert.
     pub ahead_at_ply_cap: u32,
 }
 

@@ -16,10 +16,11 @@ pub const DECISIVE_LEAD: f32 = 4.0;
 const HUNTERS: usize = 4;
 
 /// The pursuit score of `pos` for its side to move, from -1 to 1: 0 unless one side leads by
-/// `decisive_lead` mean start pieces or more (board and hands; [`DECISIVE_LEAD`] by default); then, for the side ahead, the mean of two shares,
-/// each from 0 to 1: how near its [`HUNTERS`] nearest non-royal pieces stand to an enemy royal
-/// piece, and how many of the squares next to and under the enemy royal pieces it attacks.
-/// Positive when the side to move is ahead, negative when its opponent is.
+/// `decisive_lead` mean start pieces or more (board and hands; [`DECISIVE_LEAD`] by default);
+/// then, for the side ahead, the mean of two shares, each from 0 to 1: how near its [`HUNTERS`]
+/// nearest non-royal pieces stand to an enemy royal piece, and how many of the squares next to
+/// and under the enemy royal pieces it attacks. Positive when the side to move is ahead,
+/// negative when its opponent is.
 pub fn pursuit(pos: &Position, decisive_lead: f32) -> f32 {
     let material = Material::of(pos.variant().id);
     let lead = material.lead(pos, pos.side_to_move());

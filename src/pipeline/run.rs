@@ -630,9 +630,9 @@ impl Loop<'_> {
         }
         let n = interval.steps.max(1) as f64;
         let auxiliary = |weight: f64, sum: f64| (weight > 0.0).then_some(sum / n);
-        // A count's share of the interval's finished games (0 when none finished).
+        // A count over the interval's finished games: a mean or a share (0 when none finished).
         let finished = games.saturating_sub(interval.games);
-        let share = |count: u64| if finished > 0 { count as f64 / finished as f64 } else { 0.0 };
+        let per_game = |count: u64| if finished > 0 { count as f64 / finished as f64 } else { 0.0 };
         let line = MetricsLine {
             step,
             elapsed_s,
@@ -648,9 +648,9 @@ impl Loop<'_> {
             samples_per_s: (interval.steps * config.train.batch_size as u64) as f64 / interval.training.as_secs_f64().max(1e-9),
             selfplay_games: games,
             selfplay_positions: positions,
-            game_length: share(plies - interval.plies),
-            capped_share: share(capped - interval.capped),
-            adjudicated_share: share(adjudicated - interval.adjudicated),
+            game_length: per_game(plies - interval.plies),
+            capped_share: per_game(capped - interval.capped),
+            adjudicated_share: per_game(adjudicated - interval.adjudicated),
             evaluations_per_s: (evaluations - interval.evaluations) as f64 / seconds,
             window_positions: self.window.len(),
             gate_score: decision.as_ref().and_then(|d| d.score),
