@@ -521,3 +521,47 @@ fn lion_area_and_range_jump_moves_match_the_rules_text() {
     println!("comparisons: {compared:?}");
     assert!(promoted >= 20, "chu/dai eagles and falcons compared only {promoted} times");
 }
+
+/// The royal zone (`rules::royal_zone`) against the opponent's moves themselves, in positions
+/// from seeded random play. Where the defender's only royal could not be taken, every move of
+/// the side to move exposes it exactly when [`RoyalZone::exposed_after`] says so. Where it
+/// could, every move of the defender that leaves the zone untouched (and does not take the
+/// attacker's last royal) leaves it en prise. Tenjiku, whose fire demons burn, has no zone.
+#[test]
+fn the_royal_zone_agrees_with_the_opponents_moves() {
+    use shogi_zero::rules::royal_zone::RoyalZone;
+    for id in [CHU, DAI, VariantId::HEIAN_DAI_SHOGI] {
+        // Exposing moves, moves that keep the royal safe, untouched replies left in check.
+        let (mut exposing, mut safe, mut still_in_check) = (0, 0, 0);
+        for seed in 0..6u64 {
+            let game = random_game(&Position::start(id), 0x2035 + seed, 300, 2);
+            for p in game.iter().step_by(3) {
+                let attacker = p.side_to_move();
+                let defender = attacker.opponent();
+                if let Some(zone) = RoyalZone::of(p, defender).filter(|_| !p.only_royal_en_prise(defender)) {
+                    for mv in p.legal_moves() {
+                        let after = p.after(mv).unwrap();
+                        let exposed = after.only_royal_en_prise(defender);
+                        assert_eq!(zone.exposed_after(mv, &after), exposed, "{id:?} {} {}", sfen::write(p), coord::write(id.variant(), mv));
+                        *(if exposed { &mut exposing } else { &mut safe }) += 1;
+                    }
+                }
+                // The attacker's own royal, where the defender (to move next) could take it.
+                let Some(zone) = RoyalZone::of(p, attacker).filter(|_| p.only_royal_en_prise(attacker)) else { continue };
+                let last_royal = p.royal_square(defender);
+                for mv in p.legal_moves().into_iter().filter(|&mv| !zone.touched_by(mv)) {
+                    if last_royal.is_some_and(|royal| mv.capture_squares().any(|sq| sq == royal)) {
+                        continue;
+                    }
+                    let after = p.after(mv).unwrap();
+                    assert!(after.only_royal_en_prise(attacker), "{id:?} {} {}", sfen::write(p), coord::write(id.variant(), mv));
+                    still_in_check += 1;
+                }
+            }
+        }
+        assert!(exposing > 0 && safe > 0 && still_in_check > 0, "{id:?}: {exposing} {safe} {still_in_check}");
+    }
+    let tenjiku = Position::start(TENJIKU);
+    assert!(RoyalZone::of(&tenjiku, Color::Black).is_none());
+    assert!(RoyalZone::of(&Position::start(CHU), Color::Black).is_some());
+}

@@ -88,9 +88,56 @@ fn the_mate_search_finds_the_mate_in_three_and_its_only_first_move() {
         assert_eq!(search.root_wdl(), [1.0, 0.0, 0.0]);
         assert_eq!(search.principal_variation(), line);
     }
-    // In the variants where the royal pieces are captured, the search for mates is not used.
+    // In chu a gold beside the king is no mate: the king takes it.
     let chu = game(VariantId::CHU_SHOGI, &board(VariantId::CHU_SHOGI, &[("6h", "K"), ("1a", "k"), ("2c", "G")], "b", "-"));
     assert_eq!(find_mate(chu.position(), 3), None);
+}
+
+/// Whether the only royal of `pos`'s side to move can be taken after every move it has: a check
+/// with no escape, tried move by move without the mate search.
+fn no_escape(pos: &Position) -> bool {
+    let defender = pos.side_to_move();
+    pos.legal_moves().into_iter().all(|reply| {
+        let after = pos.after(reply).unwrap();
+        after.royal_count(defender.opponent()) > 0 && after.only_royal_en_prise(defender)
+    })
+}
+
+/// White's king on 1a, boxed in by its own pawns on 2a, 1b and 2b; Black's lion on 4d, three
+/// squares away. A lion step to 3b or 3c puts the king within the lion's reach, and nothing
+/// White can do takes the lion or frees the king.
+const CHU_LION_MATE: [(&str, &str); 6] = [("1a", "k"), ("2a", "p"), ("1b", "p"), ("2b", "p"), ("4d", "(Ln)"), ("12l", "K")];
+
+#[test]
+fn in_chu_a_check_no_reply_escapes_is_a_mate_and_a_player_plays_it_at_once() {
+    let id = VariantId::CHU_SHOGI;
+    let start = game(id, &board(id, &CHU_LION_MATE, "b", "-"));
+    let pos = start.position();
+    let line = find_mate(pos, 1).expect("a mate in one");
+    assert_eq!(line.len(), 1);
+    let text = shogi_zero::rules::notation::coord::write(id.variant(), line[0]);
+    assert!(text.starts_with("4d") && (text.ends_with("3b") || text.ends_with("3c")), "{text}");
+    let mated = pos.after(line[0]).unwrap();
+    assert!(mated.only_royal_en_prise(Color::White) && no_escape(&mated));
+    // Taking the pawn on 2b with the lion is no mate: the king takes the lion back.
+    let taken = pos.after(mv(id, "4d2b")).unwrap();
+    assert!(taken.only_royal_en_prise(Color::White) && !no_escape(&taken));
+    // With a White rook on 3l guarding the 3 file, no lion move mates.
+    let mut guarded = CHU_LION_MATE.to_vec();
+    guarded.push(("3l", "r"));
+    assert_eq!(find_mate(game(id, &board(id, &guarded, "b", "-")).position(), 3), None);
+    // A player's search (the royal guard on) plays the mate at any budget; self-play's
+    // search, without the guard, leaves it to the tree.
+    for root in [RootSelection::Puct, RootSelection::Gumbel] {
+        let mut search = Search::new(start.clone(), SearchConfig { root, ..SearchConfig::default() });
+        run(&mut search, 1, true, 1);
+        assert_eq!(search.best_move(), Some(line[0]), "{root:?}");
+        assert_eq!(search.policy_target(), vec![(line[0], 1.0)]);
+        assert_eq!(search.principal_variation(), line);
+        let mut search = Search::new(start.clone(), SearchConfig { root, ..SearchConfig::default() }.for_selfplay());
+        run(&mut search, 4, true, 1);
+        assert_eq!(search.simulations(), 4, "{root:?}: self-play searches on");
+    }
 }
 
 #[test]
@@ -204,6 +251,42 @@ fn a_search_for_play_never_hangs_its_only_king() {
     let mut search = Search::new(game(id, &text), config(RootSelection::Puct));
     run(&mut search, 30, false, 4);
     assert!(search.tree().node(ROOT).children().all(|c| search.tree().node(c).prior > 0.0));
+}
+
+#[test]
+fn the_royal_guard_rules_out_the_moves_that_let_the_opponent_mate() {
+    let id = VariantId::CHU_SHOGI;
+    // The lion mate above turned around: Black's king on 1l boxed in by its pawns, White's lion
+    // on 4i. Black's rook on 12i, on the lion's rank, can take it (White's pawn keeps that from
+    // baring White's king, a win at once); most of its moves let White mate next move, all but
+    // those that guard the lion's checking squares or threaten White's king on 6a in turn.
+    let pieces = [("1l", "K"), ("2l", "P"), ("1k", "P"), ("2k", "P"), ("4i", "(ln)"), ("12i", "R"), ("6a", "k"), ("9c", "p")];
+    let text = board(id, &pieces, "b", "-");
+    let g = game(id, &text);
+    let pos = g.position();
+    let lets_mate = |m: Move| {
+        let after = pos.after(m).unwrap();
+        after.only_royal_en_prise(Color::Black)
+            || after.legal_moves().into_iter().any(|check| {
+                let checked = after.after(check).unwrap();
+                checked.only_royal_en_prise(Color::Black) && no_escape(&checked)
+            })
+    };
+    let moves = g.legal_moves();
+    let ruled_out: Vec<Move> = moves.iter().copied().filter(|&m| lets_mate(m)).collect();
+    assert!(ruled_out.contains(&mv(id, "12i12h")) && !ruled_out.contains(&mv(id, "12i4i")), "{ruled_out:?}");
+    for root in [RootSelection::Puct, RootSelection::Gumbel] {
+        let mut search = Search::new(g.clone(), config(root));
+        run(&mut search, 16, false, 2);
+        assert!(!ruled_out.contains(&search.best_move().unwrap()), "{root:?}");
+        for &m in &moves {
+            assert_eq!(prior_of(&search, m) == 0.0, ruled_out.contains(&m), "{root:?}: {m:?}");
+        }
+        // Without the guard (self-play) every move keeps its prior.
+        let mut search = Search::new(g.clone(), SearchConfig { royal_guard: false, ..config(root) });
+        run(&mut search, 8, false, 5);
+        assert!(moves.iter().all(|&m| prior_of(&search, m) > 0.0), "{root:?} without the guard");
+    }
 }
 
 #[test]

@@ -84,12 +84,14 @@ pub struct SearchConfig {
     pub gumbel_c_visit: f32,
     /// Gumbel: see `gumbel_c_visit`.
     pub gumbel_c_scale: f32,
-    /// Plies of the forced-mate search at the root in shogi (0, 1, 3 or 5; see
-    /// [`super::mate`]): a mate found is played at once, whatever the budget.
+    /// Plies of the forced-mate search at the root (0, 1, 3 or 5; see [`super::mate`]): a mate
+    /// found is played at once, whatever the budget. In the variants where royals are captured
+    /// it runs only with the royal guard.
     pub mate_search_plies: u32,
     /// Root moves that leave the mover's only royal piece where the opponent can take it at
-    /// once (the large variants allow such moves) are ruled out, unless every move does. For
-    /// play: self-play always turns it off ([`SearchConfig::for_selfplay`]).
+    /// once (the large variants allow such moves) are ruled out, unless every move does; of the
+    /// others, those after which the opponent has a check that no reply escapes, unless every
+    /// one does. For play: self-play always turns it off ([`SearchConfig::for_selfplay`]).
     pub royal_guard: bool,
     /// Weight of the material a leaf's side to move has won since the root, counting what it
     /// still wins there by captures alone (a quiescence search of the material searcher,

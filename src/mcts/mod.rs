@@ -9,7 +9,7 @@
 //!   pursuit utilities), root aids (winning capture, mate search, royal and material guards)
 //!   and results (move, policy target, values, lines) in submodules.
 //! - [`evaluator`]: the network (through the inference server) or uniform priors.
-//! - [`mate`]: the forced-mate search at the root (shogi).
+//! - [`mate`]: the forced-mate search at the root.
 //! - [`pursuit`]: how a side far ahead closes in on the enemy royal pieces (a search aid).
 //! - [`bench`]: simulations per second with a uniform evaluator (`bench search`).
 //! - [`engine`]: a model served for many engines, and an engine that thinks within limits.

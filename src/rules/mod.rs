@@ -13,6 +13,7 @@ pub mod notation;
 pub mod perft;
 pub mod piece;
 pub mod position;
+pub mod royal_zone;
 pub mod shapes;
 mod special;
 pub mod variant;

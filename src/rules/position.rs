@@ -435,10 +435,23 @@ impl Position {
 
     /// Whether some move of `color`'s opponent, were it to move now, would remove one of
     /// `color`'s royal pieces.
+    /// A move takes a royal where it captures on a royal's square; only the moves that burn
+    /// (tenjiku) are played to see what they remove.
     fn royal_capturable(&self, color: Color) -> bool {
         let mut scratch = self.with_mover(color.opponent());
         let royals = self.royal_count[color.index()];
+        let royal_at = |sq: Square| {
+            let cell = self.board[sq.index()];
+            cell.is_piece() && cell.color() == color && self.is_royal(cell)
+        };
+        let burners = self.variant.faces.has_burners();
         scratch.legal_moves().into_iter().any(|mv| {
+            if mv.capture_squares().any(royal_at) {
+                return true;
+            }
+            if !burners || !scratch.burns(mv) {
+                return false;
+            }
             let undo = scratch.play_unchecked(mv);
             let hit = scratch.royal_count[color.index()] < royals;
             scratch.unmake(mv, undo);

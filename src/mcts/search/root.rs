@@ -1,7 +1,7 @@
 //! Root aids: what the rules decide at the root before any simulation relies on the
-//! evaluator. A capture that wins at once, a forced mate (shogi, [`mate::find_mate`]), and the
-//! royal guard, which rules out moves that leave the only royal piece to be taken, the
-//! material guard, which rules out moves that lose material another move keeps, and the
+//! evaluator. A capture that wins at once, a forced mate ([`mate::find_mate`]), and the
+//! royal guard, which rules out moves that leave the only royal piece to be taken at once or
+//! after a check no reply escapes, the material guard, which rules out moves that lose material another move keeps, and the
 //! repetition guard, which rules out moves that recreate an earlier position.
 
 use rand::Rng;
@@ -11,7 +11,9 @@ use crate::mcts::config::MATERIAL_GUARD_MARGIN;
 use crate::mcts::mate;
 use crate::mcts::tree::{NodeId, NodeState, ROOT};
 use crate::rules::material::Material;
+use crate::rules::royal_zone::RoyalZone;
 use crate::rules::variant::Legality;
+use crate::rules::Position;
 
 impl Search {
     /// Prepares the expanded root for this search: looks for a winning move (which ends the
@@ -24,7 +26,7 @@ impl Search {
             return;
         }
         if self.config.royal_guard {
-            self.rule_out_hanging_royal();
+            self.rule_out_royal_losses();
         }
         if self.config.material_guard {
             self.rule_out_material_losses();
@@ -56,8 +58,13 @@ impl Search {
 
     /// The root child that starts a forced mate ([`mate::find_mate`]), unless playing it would
     /// end the game otherwise (a fourth repetition by perpetual check); the mate's line is kept
-    /// for the principal variation.
+    /// for the principal variation. In the variants where royals are captured it goes with the
+    /// royal guard, which reads the same threats, so that self-play there keeps learning them.
     fn mating_move(&mut self) -> Option<NodeId> {
+        let legality = self.root_game.position().variant().spec.legality;
+        if legality == Legality::RoyalCapture && !self.config.royal_guard {
+            return None;
+        }
         let line = mate::find_mate(self.root_game.position(), self.config.mate_search_plies)?;
         let mut game = self.root_game.clone();
         game.play(line[0]).ok()?;
@@ -70,26 +77,57 @@ impl Search {
     }
 
     /// Marks lost, with no prior, the root children whose move leaves the mover's only royal
-    /// piece where the opponent can take it at once (legal in the variants where check does not
-    /// matter), unless every move does.
-    fn rule_out_hanging_royal(&mut self) {
-        let position = self.root_game.position();
+    /// piece where the opponent can take it at once, unless every move does (then none); then,
+    /// of those left, the ones after which the opponent has a check that no reply escapes (a mate in one,
+    /// [`mate::find_mate`]), unless every one of them does. Only in the variants where a move
+    /// may leave the royal en prise.
+    fn rule_out_royal_losses(&mut self) {
+        let position = self.root_game.position().clone();
         if position.variant().spec.legality != Legality::RoyalCapture {
             return;
         }
         let mover = position.side_to_move();
-        let hanging: Vec<NodeId> = self
-            .tree
-            .node(ROOT)
-            .children()
-            .filter(|&id| position.after_unchecked(self.tree.node(id).mv).only_royal_en_prise(mover))
+        let open = self.open_root_children();
+        let afters: Vec<Position> = open.iter().map(|&id| position.after_unchecked(self.tree.node(id).mv)).collect();
+        // Where the royal cannot be taken now, its zone tells cheaply which moves expose it.
+        let zone = (!position.only_royal_en_prise(mover)).then(|| RoyalZone::of(&position, mover)).flatten();
+        let hanging: Vec<bool> = open
+            .iter()
+            .zip(&afters)
+            .map(|(&id, after)| match &zone {
+                Some(zone) => zone.exposed_after(self.tree.node(id).mv, after),
+                None => after.only_royal_en_prise(mover),
+            })
             .collect();
-        if hanging.len() == self.tree.node(ROOT).child_count as usize {
+        if hanging.iter().all(|&h| h) {
             return;
         }
-        for id in hanging {
-            self.rule_out(id);
+        let kept = self.rule_out_unless_all(&open, &hanging);
+        let safe: Vec<NodeId> = kept.iter().map(|&i| open[i]).collect();
+        let mated: Vec<bool> = kept.iter().map(|&i| mate::find_mate(&afters[i], 1).is_some()).collect();
+        self.rule_out_unless_all(&safe, &mated);
+    }
+
+    /// Rules out the root children `ids` flagged in `flags`, unless every one is; returns the
+    /// indices (into `ids`) of those that stay in.
+    fn rule_out_unless_all(&mut self, ids: &[NodeId], flags: &[bool]) -> Vec<usize> {
+        if flags.iter().all(|&f| f) {
+            return (0..ids.len()).collect();
         }
+        let mut kept = Vec::new();
+        for (i, (&id, &flag)) in ids.iter().zip(flags).enumerate() {
+            if flag {
+                self.rule_out(id);
+            } else {
+                kept.push(i);
+            }
+        }
+        kept
+    }
+
+    /// The root children not yet decided (not terminal).
+    fn open_root_children(&self) -> Vec<NodeId> {
+        self.tree.node(ROOT).children().filter(|&id| !matches!(self.tree.node(id).state, NodeState::Terminal(_))).collect()
     }
 
     /// Takes root child `id` out of the search: no prior, and scored lost.
@@ -103,16 +141,10 @@ impl Search {
     /// of the game ([`crate::mcts::SearchConfig::repetition_guard`]), unless every move still
     /// open does.
     fn rule_out_repetitions(&mut self) {
-        let open: Vec<NodeId> =
-            self.tree.node(ROOT).children().filter(|&id| !matches!(self.tree.node(id).state, NodeState::Terminal(_))).collect();
+        let open = self.open_root_children();
         let moves: Vec<_> = open.iter().map(|&id| self.tree.node(id).mv).collect();
         let recreating = self.root_game.recreating(&moves);
-        if recreating.iter().all(|&r| r) {
-            return;
-        }
-        for (&id, _) in open.iter().zip(&recreating).filter(|(_, &r)| r) {
-            self.rule_out(id);
-        }
+        self.rule_out_unless_all(&open, &recreating);
     }
 
     /// Marks lost, with no prior, the root children whose move loses material that another
@@ -120,8 +152,7 @@ impl Search {
     /// left to the rules' scores.
     fn rule_out_material_losses(&mut self) {
         let position = self.root_game.position().clone();
-        let open: Vec<NodeId> =
-            self.tree.node(ROOT).children().filter(|&id| !matches!(self.tree.node(id).state, NodeState::Terminal(_))).collect();
+        let open = self.open_root_children();
         // The opponent moves next: what it keeps is what the mover loses.
         let kept: Vec<i32> = open
             .iter()
