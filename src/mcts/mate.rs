@@ -83,7 +83,12 @@ fn takes_the_last_royal(pos: &Position, mv: Move) -> bool {
 /// The line of the shortest mate within `plies` plies from `pos`, the attacker to move: the
 /// first checking move after which every escape is mated in `plies - 1` more plies.
 fn mating_line(pos: &mut Position, plies: u32) -> Option<Vec<Move>> {
-    let defender = pos.side_to_move().opponent();
+    let attacker = pos.side_to_move();
+    let defender = attacker.opponent();
+    // An escape that took the attacker's last royal has won the game.
+    if pos.variant().spec.legality == Legality::RoyalCapture && pos.royal_count(attacker) == 0 {
+        return None;
+    }
     let zone = check_zone(pos, defender);
     // The checking moves and their escapes, generated once; a mate in one ends the search.
     let mut checks = Vec::new();
