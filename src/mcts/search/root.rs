@@ -1,8 +1,9 @@
 //! Root aids: what the rules decide at the root before any simulation relies on the
 //! evaluator. A capture that wins at once, a forced mate ([`mate::find_mate`]), and the
 //! royal guard, which rules out moves that leave the only royal piece to be taken at once or
-//! after a check no reply escapes, the material guard, which rules out moves that lose material another move keeps, and the
-//! repetition guard, which rules out moves that recreate an earlier position.
+//! after a check no reply escapes, the material guard, which rules out moves that lose
+//! material another move keeps, and the repetition guard, which rules out moves that recreate
+//! an earlier position.
 
 use rand::Rng;
 
@@ -78,9 +79,9 @@ impl Search {
 
     /// Marks lost, with no prior, the root children whose move leaves the mover's only royal
     /// piece where the opponent can take it at once, unless every move does (then none); then,
-    /// of those left, the ones after which the opponent has a check that no reply escapes (a mate in one,
-    /// [`mate::find_mate`]), unless every one of them does. Only in the variants where a move
-    /// may leave the royal en prise.
+    /// of those left, the ones after which the opponent has a check that no reply escapes (a
+    /// mate in one, [`mate::find_mate`]), unless every one of them does. Only in the variants
+    /// where a move may leave the royal en prise.
     fn rule_out_royal_losses(&mut self) {
         let position = self.root_game.position().clone();
         if position.variant().spec.legality != Legality::RoyalCapture {
