@@ -126,8 +126,8 @@ fn in_chu_a_check_no_reply_escapes_is_a_mate_and_a_player_plays_it_at_once() {
     let mut guarded = CHU_LION_MATE.to_vec();
     guarded.push(("3l", "r"));
     assert_eq!(find_mate(game(id, &board(id, &guarded, "b", "-")).position(), 3), None);
-    // A reply that takes the attacker's last royal escapes, however the line would go on: with
-    // Black's king on 1c, where the pawn on 1b takes it, there is no mate.
+    // A reply that takes the attacker's last royal escapes the check: with Black's king on 1c,
+    // where the pawn on 1b takes it, the lion's checks mate no more, in one or in three.
     let mut exposed: Vec<_> = CHU_LION_MATE.iter().copied().filter(|&(_, piece)| piece != "K").collect();
     exposed.push(("1c", "K"));
     assert_eq!(find_mate(game(id, &board(id, &exposed, "b", "-")).position(), 3), None);

@@ -435,6 +435,7 @@ impl Position {
 
     /// Whether some move of `color`'s opponent, were it to move now, would remove one of
     /// `color`'s royal pieces.
+    ///
     /// A move takes a royal where it captures on a royal's square; only the moves that burn
     /// (tenjiku) are played to see what they remove.
     fn royal_capturable(&self, color: Color) -> bool {
