@@ -9,11 +9,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use common::Scratch;
+use common::{board, mv, Scratch};
 use shogi_zero::arena::alphabeta::AlphaBetaPlayer;
 use shogi_zero::arena::ladder::{checkpoints, finite_elo};
 use shogi_zero::arena::player::{EngineProtocol, EngineSpec};
-use shogi_zero::arena::records::MatchGame;
+use shogi_zero::arena::records::{FailureKind, MatchEnding, MatchGame};
+use shogi_zero::arena::runner::play_game;
 use shogi_zero::arena::stats::{elo_from_score, erf, los, score_from_elo, SprtDecision};
 use shogi_zero::arena::{
     factory, gate, run_ladder, run_match, ArenaError, Budget, EloEstimate, GateConfig, LadderConfig, MatchConfig, Openings, Player,
@@ -25,7 +26,7 @@ use shogi_zero::nn::{checkpoint, Network, NetworkConfig};
 use shogi_zero::openings::{parse_openings, random_opening, Opening, OpeningError};
 use shogi_zero::rules::material::Material;
 use shogi_zero::rules::notation::sfen;
-use shogi_zero::rules::{Color, Game, GameRules, Piece, PieceType, Position, VariantId};
+use shogi_zero::rules::{Color, Game, GameRules, Move, Piece, PieceType, Position, VariantId};
 use tch::Device;
 
 const SHOGI: VariantId = VariantId::SHOGI;
@@ -712,7 +713,6 @@ fn resuming_refuses_another_match() {
 
 #[test]
 fn csa_start_positions_and_moves() {
-    use shogi_zero::arena::records::MatchEnding;
     use shogi_zero::rules::EndReason;
     let start = sfen::parse(SHOGI.variant(), "4k4/9/4P4/9/9/9/9/9/4K4 b GP 1").unwrap();
     let mut game = Game::new(start.clone(), GameRules::default_for(SHOGI.variant()));
@@ -777,6 +777,47 @@ fn failing_engines_lose_and_are_cleaned_up() {
     for pid in pids.lines() {
         assert!(!Path::new(&format!("/proc/{pid}")).exists(), "engine process {pid} is still there");
     }
+}
+
+/// A player that plays its moves in turn, then resigns.
+struct Scripted(Vec<Move>);
+
+impl Player for Scripted {
+    fn name(&self) -> &str {
+        "scripted"
+    }
+
+    fn new_game(&mut self, _game: &Game, _color: Color) -> Result<(), PlayerError> {
+        Ok(())
+    }
+
+    fn choose(&mut self, _game: &Game, _budget: Budget) -> Result<Move, PlayerError> {
+        if self.0.is_empty() {
+            return Err(PlayerError::Resigned);
+        }
+        Ok(self.0.remove(0))
+    }
+}
+
+/// A resignation in a mated position (HaChu's way to end a game it has lost on the board) is a
+/// win by play; any other resignation loses by adjudication.
+#[test]
+fn a_resignation_when_mated_is_a_win_by_play() {
+    let id = VariantId::CHU_SHOGI;
+    // White's king on 1a, boxed in by its pawns; Black's lion on 4d mates from 3b. From 2b it
+    // only checks: the king takes it back.
+    let pieces = [("1a", "k"), ("2a", "p"), ("1b", "p"), ("2b", "p"), ("4d", "(Ln)"), ("12l", "K")];
+    let start = board(id, &pieces, "b", "-");
+    let resigned = MatchEnding::Failure { loser: Color::White, kind: FailureKind::Resigned, error: "resigned".to_string() };
+    for (lion, expected) in [("4d3b", MatchEnding::Mated { loser: Color::White }), ("4d2b", resigned)] {
+        let mut game = common::game(id, &start);
+        let (mut black, mut white) = (Scripted(vec![mv(id, lion)]), Scripted(Vec::new()));
+        let ending = play_game(&mut game, [&mut black, &mut white], Budget::Default).unwrap();
+        assert_eq!(ending, expected, "{lion}");
+        assert_eq!(ending.winner(), Some(Color::Black));
+        assert_eq!(game.moves().len(), 1);
+    }
+    assert_eq!(MatchEnding::Mated { loser: Color::White }.reason_text(), "White resigned when mated");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use shogi_zero::material_search::MaterialSearch;
 use shogi_zero::mcts::config::QUIESCENCE_PLIES;
-use shogi_zero::mcts::mate::find_mate;
+use shogi_zero::mcts::mate::{find_mate, is_mated};
 use shogi_zero::mcts::pursuit::{pursuit, DECISIVE_LEAD};
 use shogi_zero::mcts::tree::{NodeState, ROOT};
 use shogi_zero::mcts::{Engine, Evaluator, EvaluatorError, Limits, RootSelection, Search, SearchConfig, UniformEvaluator};
@@ -77,6 +77,7 @@ fn the_mate_search_finds_the_mate_in_three_and_its_only_first_move() {
     assert_eq!(find_mate(&reply, 1).unwrap(), line[2..]);
     let mated = reply.after(line[2]).unwrap();
     assert!(mated.legal_moves().is_empty() && mated.in_check(Color::White), "{:?}", line[2]);
+    assert!(is_mated(&mated) && !is_mated(&after) && !is_mated(pos));
     // A lance dropped on 1c is no mate: the king takes it.
     assert!(!reply.after(mv(id, "L*1c")).unwrap().legal_moves().is_empty());
     // Every search plays it at once, at any budget, and learns it as the only move.
@@ -118,10 +119,12 @@ fn in_chu_a_check_no_reply_escapes_is_a_mate_and_a_player_plays_it_at_once() {
     let text = shogi_zero::rules::notation::coord::write(id.variant(), line[0]);
     assert!(text.starts_with("4d") && (text.ends_with("3b") || text.ends_with("3c")), "{text}");
     let mated = pos.after(line[0]).unwrap();
-    assert!(mated.only_royal_en_prise(Color::White) && no_escape(&mated));
+    assert!(mated.only_royal_en_prise(Color::White) && no_escape(&mated) && is_mated(&mated));
     // Taking the pawn on 2b with the lion is no mate: the king takes the lion back.
     let taken = pos.after(mv(id, "4d2b")).unwrap();
-    assert!(taken.only_royal_en_prise(Color::White) && !no_escape(&taken));
+    assert!(taken.only_royal_en_prise(Color::White) && !no_escape(&taken) && !is_mated(&taken));
+    // Out of check, no position is mated, with or without moves that lose the king.
+    assert!(!is_mated(pos) && !is_mated(&pos.after(mv(id, "4d4c")).unwrap()));
     // With a White rook on 3l guarding the 3 file, no lion move mates.
     let mut guarded = CHU_LION_MATE.to_vec();
     guarded.push(("3l", "r"));

@@ -17,12 +17,25 @@ use crate::rules::material::Material;
 use crate::rules::notation::csa::{self, CsaEnd};
 use crate::rules::{Color, EndReason, Game, Move, Position};
 
-/// How a game ended: by the rules, or by a player's failure (resignation, illegal move, time
-/// out, crash, protocol error), which loses the game for that player.
+/// How a game ended: by the rules, by a resignation when mated, or by a player's failure
+/// (resignation, illegal move, time out, crash, protocol error), which loses the game for that
+/// player.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MatchEnding {
-    Rules { winner: Option<Color>, reason: EndReason },
-    Failure { loser: Color, kind: FailureKind, error: String },
+    Rules {
+        winner: Option<Color>,
+        reason: EndReason,
+    },
+    /// The side to move resigned in a mated position (every move it had left its only royal
+    /// piece to be taken): a win by play, like the capture that would have followed.
+    Mated {
+        loser: Color,
+    },
+    Failure {
+        loser: Color,
+        kind: FailureKind,
+        error: String,
+    },
 }
 
 /// The kinds of player failure that records tell apart.
@@ -40,7 +53,7 @@ impl MatchEnding {
     pub fn winner(&self) -> Option<Color> {
         match self {
             MatchEnding::Rules { winner, .. } => *winner,
-            MatchEnding::Failure { loser, .. } => Some(loser.opponent()),
+            MatchEnding::Mated { loser } | MatchEnding::Failure { loser, .. } => Some(loser.opponent()),
         }
     }
 
@@ -57,6 +70,7 @@ impl MatchEnding {
     pub fn reason_text(&self) -> String {
         match self {
             MatchEnding::Rules { reason, .. } => rules_reason_text(*reason),
+            MatchEnding::Mated { loser } => format!("{loser} resigned when mated"),
             MatchEnding::Failure { loser, error, .. } => format!("{loser} lost by adjudication: {error}"),
         }
     }
@@ -71,6 +85,7 @@ impl MatchEnding {
                 EndReason::Declaration => CsaEnd::Kachi,
                 _ => CsaEnd::Hikiwake,
             },
+            MatchEnding::Mated { .. } => CsaEnd::Toryo,
             MatchEnding::Failure { loser, kind, .. } => match kind {
                 FailureKind::Resigned if *loser == mover => CsaEnd::Toryo,
                 FailureKind::TimeUp if *loser == mover => CsaEnd::TimeUp,
@@ -113,7 +128,8 @@ pub struct MatchGame {
     /// `1-0` (Black won), `0-1` or `1/2-1/2`.
     pub result: String,
     pub reason: String,
-    /// Whether a player's failure decided the game rather than the rules.
+    /// Whether a player's failure decided the game rather than the rules (a resignation when
+    /// mated is no failure).
     pub adjudicated: bool,
     /// Black's material lead over White in the last position (negative when White leads), in
     /// mean pieces of the start position, board and hands ([`final_black_lead`]); absent from
@@ -165,7 +181,7 @@ pub struct PlayerSummary {
     pub as_black: Wdl,
     pub as_white: Wdl,
     /// The games the rules decided (checkmate, a captured royal, bare king, repetition, the
-    /// ply cap...), those decided by a player's failure left out.
+    /// ply cap...) and those resigned when mated; those decided by a player's failure left out.
     pub by_play: Wdl,
     /// Points: wins plus half the draws.
     pub points: f64,

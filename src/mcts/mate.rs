@@ -28,8 +28,15 @@ pub fn find_mate(position: &Position, plies: u32) -> Option<Vec<Move>> {
     mating_line(&mut scratch, plies | 1)
 }
 
-/// Whether `color`, the side not to move in `pos`, is in check: its king attacked (shogi), or
-/// its only royal piece where the side to move can take it (the other variants).
+/// Whether the side to move in `position` is mated: in check with no reply that escapes it. In
+/// shogi that is checkmate; where royals are captured, every move it has leaves its only royal
+/// piece to be taken.
+pub fn is_mated(position: &Position) -> bool {
+    checked(position, position.side_to_move()) && escapes(&mut position.clone(), true).is_empty()
+}
+
+/// Whether `color` is in check in `pos`: its king attacked (shogi), or its only royal piece where
+/// the opponent could take it (the other variants).
 fn checked(pos: &Position, color: Color) -> bool {
     match pos.variant().spec.legality {
         Legality::SelfCheckIllegal => pos.in_check(color),

@@ -22,6 +22,7 @@ pub fn resignation(loser: Color) -> MatchEnding {
 pub fn describe(ending: &MatchEnding) -> String {
     match (ending, ending.winner()) {
         (MatchEnding::Failure { loser, .. }, _) => format!("{loser} resigns"),
+        (MatchEnding::Mated { loser }, _) => format!("{loser} resigns when mated"),
         (MatchEnding::Rules { .. }, Some(winner)) => format!("{winner} wins ({})", ending.reason_text()),
         (MatchEnding::Rules { .. }, None) => format!("draw ({})", ending.reason_text()),
     }
