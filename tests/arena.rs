@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use common::{board, mv, Scratch};
+use common::{board, mv, Scratch, CHU_LION_MATE};
 use shogi_zero::arena::alphabeta::AlphaBetaPlayer;
 use shogi_zero::arena::ladder::{checkpoints, finite_elo};
 use shogi_zero::arena::player::{EngineProtocol, EngineSpec};
@@ -804,10 +804,8 @@ impl Player for Scripted {
 #[test]
 fn a_resignation_when_mated_is_a_win_by_play() {
     let id = VariantId::CHU_SHOGI;
-    // White's king on 1a, boxed in by its pawns; Black's lion on 4d mates from 3b. From 2b it
-    // only checks: the king takes it back.
-    let pieces = [("1a", "k"), ("2a", "p"), ("1b", "p"), ("2b", "p"), ("4d", "(Ln)"), ("12l", "K")];
-    let start = board(id, &pieces, "b", "-");
+    // Black's lion mates from 3b; from 2b it only checks: the king takes it back.
+    let start = board(id, &CHU_LION_MATE, "b", "-");
     let resigned = MatchEnding::Failure { loser: Color::White, kind: FailureKind::Resigned, error: "resigned".to_string() };
     for (lion, expected) in [("4d3b", MatchEnding::Mated { loser: Color::White }), ("4d2b", resigned)] {
         let mut game = common::game(id, &start);

@@ -18,7 +18,7 @@ use shogi_zero::nn::Evaluation;
 use shogi_zero::rules::material::Material;
 use shogi_zero::rules::{Color, EndReason, Game, GameRules, Move, Position, VariantId};
 
-use common::{board, game, mv, play_all};
+use common::{board, game, mv, play_all, CHU_LION_MATE};
 
 /// Black's rook on 2e is attacked by White's silver on 3d, which the gold on 3c defends: only
 /// rook moves keep it, those to 2d, 2c, 3e and 4e put it where White takes it, and those to 2b
@@ -103,11 +103,6 @@ fn no_escape(pos: &Position) -> bool {
         after.royal_count(defender.opponent()) > 0 && after.only_royal_en_prise(defender)
     })
 }
-
-/// White's king on 1a, boxed in by its own pawns on 2a, 1b and 2b; Black's lion on 4d, three
-/// squares away. A lion step to 3b or 3c puts the king within the lion's reach, and nothing
-/// White can do takes the lion or frees the king.
-const CHU_LION_MATE: [(&str, &str); 6] = [("1a", "k"), ("2a", "p"), ("1b", "p"), ("2b", "p"), ("4d", "(Ln)"), ("12l", "K")];
 
 #[test]
 fn in_chu_a_check_no_reply_escapes_is_a_mate_and_a_player_plays_it_at_once() {

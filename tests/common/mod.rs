@@ -11,6 +11,11 @@ use shogi_zero::rules::{Color, Game, GameRules, Move, Position, Square, VariantI
 pub const SHOGI: VariantId = VariantId::SHOGI;
 pub const HEIAN: VariantId = VariantId::HEIAN_DAI_SHOGI;
 
+/// A chu position for [`board`]: White's king on 1a, boxed in by its own pawns on 2a, 1b and 2b;
+/// Black's lion on 4d, three squares away. A lion step to 3b or 3c puts the king within the
+/// lion's reach, and nothing White can do takes the lion or frees the king.
+pub const CHU_LION_MATE: [(&str, &str); 6] = [("1a", "k"), ("2a", "p"), ("1b", "p"), ("2b", "p"), ("4d", "(Ln)"), ("12l", "K")];
+
 /// Parses a position, panicking with the error message when it does not parse.
 pub fn pos(id: VariantId, text: &str) -> Position {
     sfen::parse(id.variant(), text).unwrap_or_else(|e| panic!("test position '{text}' does not parse: {e}"))
