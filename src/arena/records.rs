@@ -10,9 +10,11 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::player::PlayerError;
 use super::stats::{EloEstimate, Sprt, SprtStatus, Wdl};
 use super::ArenaError;
 use crate::files::write_atomic;
+use crate::mcts::mate::is_mated;
 use crate::rules::material::Material;
 use crate::rules::notation::csa::{self, CsaEnd};
 use crate::rules::{Color, EndReason, Game, Move, Position};
@@ -49,6 +51,17 @@ pub enum FailureKind {
 }
 
 impl MatchEnding {
+    /// The ending of a game that `loser` resigned in `position`: [`MatchEnding::Mated`] when
+    /// `loser` is to move there and mated ([`is_mated`]), a win by play; otherwise a resignation
+    /// that adjudicates the game.
+    pub fn resignation(loser: Color, position: &Position) -> MatchEnding {
+        if position.side_to_move() == loser && is_mated(position) {
+            MatchEnding::Mated { loser }
+        } else {
+            MatchEnding::Failure { loser, kind: FailureKind::Resigned, error: PlayerError::Resigned.to_string() }
+        }
+    }
+
     /// The winner, `None` for a draw.
     pub fn winner(&self) -> Option<Color> {
         match self {

@@ -22,7 +22,6 @@ use super::player::{Budget, Player, PlayerError, PlayerFactory};
 use super::records::{self, FailureKind, MatchEnding, MatchGame, MatchSummary, PlayerSummary, RecordedSettings, SprtReport};
 use super::stats::{EloEstimate, Sprt, SprtDecision, Wdl};
 use super::ArenaError;
-use crate::mcts::mate::is_mated;
 use crate::openings::Openings;
 use crate::rules::notation::coord;
 use crate::rules::{Color, Game, GameRules, VariantId};
@@ -423,7 +422,7 @@ pub fn play_game(game: &mut Game, mut players: [&mut dyn Player; 2], budget: Bud
                         };
                     }
                 }
-                Err(PlayerError::Resigned) if is_mated(game.position()) => break MatchEnding::Mated { loser: side },
+                Err(PlayerError::Resigned) => break MatchEnding::resignation(side, game.position()),
                 Err(e) => break fail(side, e)?,
             }
         },

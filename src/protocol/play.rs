@@ -12,7 +12,7 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 use super::mover;
-use super::record::{self, describe, resignation, Format};
+use super::record::{self, describe, Format};
 use super::score::should_resign;
 use crate::arena::records::MatchEnding;
 use crate::mcts::{Engine, Limits, SearchInfo};
@@ -114,7 +114,7 @@ impl Session<'_> {
     /// How the game ended, if it has.
     fn ending(&self) -> Option<MatchEnding> {
         let by_rules = || self.game.outcome().map(|o| MatchEnding::Rules { winner: o.winner, reason: o.reason });
-        self.resigned.map(resignation).or_else(by_rules)
+        self.resigned.map(|loser| MatchEnding::resignation(loser, self.game.position())).or_else(by_rules)
     }
 
     /// Draws the board with the last move, and the result once there is one.

@@ -8,15 +8,10 @@
 
 use std::path::Path;
 
-use crate::arena::records::{self, FailureKind, MatchEnding, MatchGame};
+use crate::arena::records::{self, MatchEnding, MatchGame};
 use crate::files::write_atomic;
 use crate::rules::notation::coord;
-use crate::rules::{Color, Game};
-
-/// The ending of a game that `loser` resigned.
-pub fn resignation(loser: Color) -> MatchEnding {
-    MatchEnding::Failure { loser, kind: FailureKind::Resigned, error: "resigned".to_string() }
-}
+use crate::rules::Game;
 
 /// An ending in words: "Black wins (checkmate)", "draw (repetition)", "White resigns".
 pub fn describe(ending: &MatchEnding) -> String {
@@ -91,7 +86,7 @@ pub fn save(game: &Game, names: [&str; 2], ending: Option<&MatchEnding>, path: &
 mod tests {
     use super::*;
     use crate::rules::notation::sfen;
-    use crate::rules::{GameRules, Position, VariantId};
+    use crate::rules::{Color, GameRules, Position, VariantId};
 
     fn shogi_game(moves: &str) -> Game {
         let v = VariantId::SHOGI.variant();
@@ -105,7 +100,7 @@ mod tests {
     #[test]
     fn json_keeps_start_moves_and_result() {
         let game = shogi_game("7g7f 3c3d");
-        let line = json(&game, ["you", "engine"], Some(&resignation(Color::White)));
+        let line = json(&game, ["you", "engine"], Some(&MatchEnding::resignation(Color::White, game.position())));
         let record: MatchGame = serde_json::from_str(&line).unwrap();
         assert_eq!((record.black.as_str(), record.white.as_str()), ("you", "engine"));
         assert_eq!(sfen::parse(VariantId::SHOGI.variant(), &record.start).unwrap(), Position::start(VariantId::SHOGI));
@@ -119,8 +114,21 @@ mod tests {
         let outcome = MatchEnding::Rules { winner: Some(Color::Black), reason: crate::rules::EndReason::Checkmate };
         assert_eq!(describe(&outcome), "Black wins (checkmate)");
         assert_eq!(describe(&MatchEnding::Rules { winner: None, reason: crate::rules::EndReason::Repetition }), "draw (repetition)");
-        assert_eq!(describe(&resignation(Color::White)), "White resigns");
+        let start = Position::start(VariantId::SHOGI);
+        assert_eq!(describe(&MatchEnding::resignation(Color::White, &start)), "White resigns");
         assert_eq!(Format::for_path(Path::new("game.CSA")), Format::Csa);
         assert_eq!(Format::for_path(Path::new("game.json")), Format::Json);
+    }
+
+    #[test]
+    fn a_resignation_is_mated_only_by_the_mated_side_to_move() {
+        // White's king on 1a, mated by the gold on 1b that the pawn on 1c guards.
+        let mated = sfen::parse(VariantId::SHOGI.variant(), "8k/8G/8P/9/9/9/9/9/4K4 w - 1").unwrap();
+        assert_eq!(MatchEnding::resignation(Color::White, &mated), MatchEnding::Mated { loser: Color::White });
+        assert_eq!(describe(&MatchEnding::resignation(Color::White, &mated)), "White resigns when mated");
+        let black_resigns = MatchEnding::resignation(Color::Black, &mated);
+        assert!(matches!(black_resigns, MatchEnding::Failure { loser: Color::Black, .. }), "{black_resigns:?}");
+        let record: MatchGame = serde_json::from_str(&json(&shogi_game(""), ["a", "b"], Some(&black_resigns))).unwrap();
+        assert!(record.adjudicated);
     }
 }
